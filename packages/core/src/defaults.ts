@@ -1,0 +1,38 @@
+/** Default Clock, Logger and Alarm: wall clock, JSON lines on the console, alarms as error records. */
+import type { Alarm, Clock, LogLevel, LogRecord, Logger } from './ports.js';
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export function consoleLogger(minLevel: LogLevel = 'info', write: (line: string) => void = (l) => console.log(l)): Logger {
+  const floor = LEVELS[minLevel];
+  return {
+    log(record: LogRecord) {
+      if (LEVELS[record.level] < floor) return;
+      write(JSON.stringify({ time: new Date().toISOString(), ...record }));
+    },
+  };
+}
+
+export function loggingAlarm(logger: Logger): Alarm {
+  return {
+    raise(kind, detail) {
+      logger.log({ level: 'error', kind: 'alarm', alarm: kind, ...detail });
+    },
+  };
+}
+
+/** Raises each alarm kind at most once per `intervalMs` (decisions.md §8: once a minute). */
+export function throttledAlarm(alarm: Alarm, clock: Clock, intervalMs = 60_000): Alarm {
+  const last = new Map<string, number>();
+  return {
+    raise(kind, detail) {
+      const now = clock.now();
+      const previous = last.get(kind);
+      if (previous !== undefined && now - previous < intervalMs) return;
+      last.set(kind, now);
+      alarm.raise(kind, detail);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The key gate, in the order decisions.md §3 fixes: missing header → bad shape, checksum or
+ * unknown hash → rotated/revoked → suspended key or customer not in good standing.
+ * Shape and checksum are checked before any store read.
+ */
+import { ApiError } from '../http/api-error.js';
+import type { Principal } from '../http/route.js';
+import type { Accounts, CallOptions } from '../ports.js';
+import { policyFor } from '../tiers.js';
+import { sha256Hex } from './hash.js';
+import { parseApiKey } from './key-format.js';
+
+/** Days a past_due customer keeps the grace window before keys are suspended. */
+export const GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+
+export async function authenticate(request: Request, accounts: Accounts, options?: CallOptions): Promise<Principal> {
+  const presented = request.headers.get('x-api-key');
+  if (presented === null || presented === '') {
+    throw new ApiError(401, 'missing_api_key', { message: 'send your key in the X-API-Key header' });
+  }
+  const parsed = parseApiKey(presented);
+  if (!parsed) throw invalidKey();
+  const found = await accounts.findKeyByHash(sha256Hex(presented), options);
+  if (!found || found.key.environment !== parsed.environment) throw invalidKey();
+  const { key, customer } = found;
+  if (key.status === 'rotated' || key.status === 'revoked') {
+    throw new ApiError(401, 'revoked_api_key', { message: 'this key was rotated or revoked' });
+  }
+  if (key.status === 'suspended' || customer.status !== 'active') {
+    throw new ApiError(402, 'payment_required', { message: 'the account has an unpaid invoice; pay it to restore access' });
+  }
+  return { key, customer, policy: policyFor(customer) };
+}
+
+function invalidKey(): ApiError {
+  return new ApiError(401, 'invalid_api_key', { message: 'the key is not a valid active key' });
+}

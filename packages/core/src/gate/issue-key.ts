@@ -1,0 +1,37 @@
+/** Issuing a key: one place for the admin route, checkout completion and the test helper. */
+import { ulid } from 'ulidx';
+import type { Accounts, Environment, KeyWithCustomer, LimitOverrides, NewKey, OverageMode } from '../ports.js';
+import type { TierId } from '../tiers.js';
+import { sha256Hex } from './hash.js';
+import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './key-format.js';
+
+export interface IssuedKey extends KeyWithCustomer {
+  /** The plaintext: show it once, never store or log it. */
+  plaintext: string;
+}
+
+export function newKeyRecord(environment: Environment, now: Date): { plaintext: string; record: NewKey } {
+  const plaintext = generateApiKey(environment);
+  return {
+    plaintext,
+    record: { id: `key_${ulid()}`, hash: sha256Hex(plaintext), display_prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH), environment, created_at: now },
+  };
+}
+
+export interface NewCustomerInput {
+  email: string;
+  name?: string | null;
+  tier: TierId;
+  environment: Environment;
+  overage?: OverageMode;
+  limits?: LimitOverrides | null;
+}
+
+export async function issueCustomerKey(accounts: Accounts, input: NewCustomerInput, now: Date): Promise<IssuedKey> {
+  const { plaintext, record } = newKeyRecord(input.environment, now);
+  const created = await accounts.createCustomerWithKey(
+    { id: `cust_${ulid()}`, email: input.email, name: input.name ?? null, tier: input.tier, overage: input.overage ?? 'block', limits: input.limits ?? null, created_at: now },
+    record,
+  );
+  return { ...created, plaintext };
+}

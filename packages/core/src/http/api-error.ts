@@ -1,0 +1,69 @@
+/**
+ * Every refusal the service makes is an ApiError; `errorResponse` is the one place that turns
+ * it into the spec's body `{error, details?, ...}` with `Cache-Control: no-store`.
+ */
+export type ErrorCode =
+  | 'invalid_query'
+  | 'invalid_facet'
+  | 'invalid_master_id'
+  | 'invalid_batch_size'
+  | 'invalid_body'
+  | 'invalid_signature'
+  | 'missing_api_key'
+  | 'invalid_api_key'
+  | 'revoked_api_key'
+  | 'invalid_beacon_token'
+  | 'unauthorized'
+  | 'payment_required'
+  | 'not_found'
+  | 'route_not_found'
+  | 'master_not_found'
+  | 'method_not_allowed'
+  | 'gone'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal'
+  | 'billing_unavailable'
+  | 'pool_exhausted'
+  | 'request_aborted'
+  | 'query_timeout';
+
+export interface IssueDetail {
+  path: string;
+  message: string;
+  [extra: string]: unknown;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    /** Extra top-level body fields, e.g. `details`, `master_id`, `retry_after_seconds`. */
+    readonly body: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(code);
+    this.name = 'ApiError';
+  }
+}
+
+export function invalidQuery(details: IssueDetail[]): ApiError {
+  return new ApiError(400, 'invalid_query', { details });
+}
+
+export function invalidBody(details: IssueDetail[]): ApiError {
+  return new ApiError(400, 'invalid_body', { details });
+}
+
+export function notFound(what: string): ApiError {
+  return new ApiError(404, 'not_found', { message: `${what} not found` });
+}
+
+export function errorResponse(error: ApiError, requestId: string): Response {
+  const headers = new Headers(error.headers);
+  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.set('cache-control', 'no-store');
+  headers.set('x-request-id', requestId);
+  return new Response(JSON.stringify({ error: error.code, ...error.body }), { status: error.status, headers });
+}

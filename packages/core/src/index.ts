@@ -1,0 +1,16 @@
+export { createService, type Service, type RequestContextInput } from './service.js';
+export type { ServiceConfig, ResolvedConfig } from './config.js';
+export type * from './ports.js';
+export { FACET_NAMES } from './ports.js';
+export type { Ports, PortsInput } from './service-ports.js';
+export * from './dataset.js';
+export * from './schemas/records.js';
+export { TIERS, TIER_IDS, CONTRACT_REVIEW_CALLS, isTierId, policyFor, monthOf, nextMonthStart, type Tier, type TierId } from './tiers.js';
+export { ApiError, errorResponse, type ErrorCode, type IssueDetail } from './http/api-error.js';
+export { generateApiKey, parseApiKey, DISPLAY_PREFIX_LENGTH } from './gate/key-format.js';
+export { sha256Hex, constantTimeEqual } from './gate/hash.js';
+export { issueCustomerKey, newKeyRecord, type IssuedKey } from './gate/issue-key.js';
+export { GRACE_MS } from './gate/authenticate.js';
+export { consoleLogger, loggingAlarm, systemClock, throttledAlarm } from './defaults.js';
+export { buildOpenApi, ERROR_STATUS } from './openapi.js';
+export type { RouteDef, RouteContext, Access, Method, Principal } from './http/route.js';

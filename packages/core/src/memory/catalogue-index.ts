@@ -1,0 +1,226 @@
+/** Everything the memory catalogue looks up, built once from the rows. */
+import { clusterIdOf, type ArtistRow, type BandcampRow, type CatalogueData, type FestivalRow, type LabelRow, type MasterRow, type ReleaseRow } from '../dataset.js';
+import type { AgentKind } from '../schemas/records.js';
+import { bandcampHostOf } from '../catalogue/locators.js';
+import { mapLookup, type AgentLookup } from '../catalogue/lookup.js';
+import { formatNamesOf } from '../catalogue/master-record.js';
+import { assignSlugs } from '../catalogue/slugs.js';
+import { computeSignals, type Signals } from '../catalogue/signals/engine.js';
+import { mainGenreOf } from '../catalogue/signals/main-genre.js';
+import { sortedObservations } from '../catalogue/signals/metric.js';
+import { festivalPicksOf, labelPicksOf } from '../catalogue/signals/picks.js';
+import type { SignalArtist } from '../catalogue/signals/signal-artist.js';
+import { searchEntry, type SearchEntry } from './search-index.js';
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export interface CatalogueIndex {
+  artists: Map<number, ArtistRow>;
+  labels: Map<number, LabelRow>;
+  festivals: Map<number, FestivalRow>;
+  slugs: Record<AgentKind, Map<number, string>>;
+  bySlug: Record<AgentKind, Map<string, number>>;
+  lookup: AgentLookup;
+  artistByMbid: Map<string, number>;
+  artistBySpotify: Map<string, number>;
+  artistByBandcampHost: Map<string, number>;
+  bandcamp: Map<number, BandcampRow>;
+  bandcampReleaseByUrl: Map<string, { artistId: number; release: BandcampRow['releases'][number] }>;
+  masters: Map<number, MasterRow>;
+  releases: Map<number, ReleaseRow>;
+  releasesByMaster: Map<number, ReleaseRow[]>;
+  /** Masters where the artist is a main artist, in data order. */
+  mainMastersByArtist: Map<number, MasterRow[]>;
+  /** Master ids where the artist has an extra_artists credit on any release. */
+  creditedMastersByArtist: Map<number, Set<number>>;
+  /** Masters whose main release carries the label. */
+  mastersByLabel: Map<number, MasterRow[]>;
+  festivalsByArtist: Map<number, FestivalRow[]>;
+  signalArtists: Map<number, SignalArtist>;
+  signals: Signals;
+  entries: SearchEntry[];
+}
+
+/** Release urls are matched without a trailing slash and with a lowercase host. */
+export function releaseUrlKey(url: string): string {
+  const trimmed = url.trim().replace(/[?#].*$/, '').replace(/\/+$/, '');
+  return trimmed.replace(/^(https?:\/\/[^/]+)/i, (origin) => origin.toLowerCase()).replace(/^http:/, 'https:');
+}
+
+export function mainReleaseOf(index: CatalogueIndex, master: MasterRow): ReleaseRow | null {
+  return master.main_release_id === null ? null : (index.releases.get(master.main_release_id) ?? null);
+}
+
+export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
+  const artists = new Map(data.artists.map((row) => [row.discogs_id, row]));
+  const labels = new Map(data.labels.map((row) => [row.discogs_id, row]));
+  const festivals = new Map(data.festivals.map((row) => [row.festival_id, row]));
+  const slugs: CatalogueIndex['slugs'] = {
+    artist: assignSlugs('artist', data.artists.map((row) => ({ sourceId: row.discogs_id, name: row.name }))),
+    label: assignSlugs('label', data.labels.map((row) => ({ sourceId: row.discogs_id, name: row.name }))),
+    festival: assignSlugs('festival', data.festivals.map((row) => ({ sourceId: row.festival_id, name: row.name }))),
+  };
+  const bySlug = { artist: new Map<string, number>(), label: new Map<string, number>(), festival: new Map<string, number>() };
+  for (const kind of ['artist', 'label', 'festival'] as const) {
+    // ascending source id, so a derived slug that equals another row's base never steals it
+    for (const [id, slug] of [...slugs[kind]].sort((a, b) => a[0] - b[0])) if (!bySlug[kind].has(slug)) bySlug[kind].set(slug, id);
+  }
+  const named = (kind: AgentKind, rows: Map<number, { name: string }>) =>
+    new Map([...rows].map(([id, row]) => [id, { name: row.name, slug: slugs[kind].get(id) ?? '' }]));
+  const lookup = mapLookup({ artist: named('artist', artists), label: named('label', labels), festival: named('festival', festivals) });
+
+  const artistByMbid = new Map<string, number>();
+  const artistBySpotify = new Map<string, number>();
+  for (const row of data.artists) {
+    if (row.mbid && !artistByMbid.has(row.mbid.toLowerCase())) artistByMbid.set(row.mbid.toLowerCase(), row.discogs_id);
+    if (row.spotify_id && !artistBySpotify.has(row.spotify_id)) artistBySpotify.set(row.spotify_id, row.discogs_id);
+  }
+
+  const bandcamp = new Map<number, BandcampRow>();
+  const artistByBandcampHost = new Map<string, number>();
+  const bandcampReleaseByUrl: CatalogueIndex['bandcampReleaseByUrl'] = new Map();
+  for (const row of data.bandcamp) {
+    if (!artists.has(row.artist_discogs_id) || bandcamp.has(row.artist_discogs_id)) continue;
+    bandcamp.set(row.artist_discogs_id, row);
+    const host = bandcampHostOf(row.url);
+    if (host && !artistByBandcampHost.has(host)) artistByBandcampHost.set(host, row.artist_discogs_id);
+    for (const release of row.releases) bandcampReleaseByUrl.set(releaseUrlKey(release.url), { artistId: row.artist_discogs_id, release });
+  }
+
+  const masters = new Map(data.masters.map((row) => [row.master_id, row]));
+  const releases = new Map(data.releases.map((row) => [row.release_id, row]));
+  const releasesByMaster = new Map<number, ReleaseRow[]>();
+  const creditedMastersByArtist = new Map<number, Set<number>>();
+  for (const release of data.releases) {
+    if (release.master_id === null || !masters.has(release.master_id)) continue;
+    push(releasesByMaster, release.master_id, release);
+    for (const credit of release.extra_artists) {
+      const set = creditedMastersByArtist.get(credit.discogs_id);
+      if (set) set.add(release.master_id);
+      else creditedMastersByArtist.set(credit.discogs_id, new Set([release.master_id]));
+    }
+  }
+  const mainMastersByArtist = new Map<number, MasterRow[]>();
+  const mastersByLabel = new Map<number, MasterRow[]>();
+  const entries: SearchEntry[] = [];
+  for (const master of data.masters) {
+    for (const artistId of new Set(master.artists.map((credit) => credit.discogs_id))) push(mainMastersByArtist, artistId, master);
+    const main = master.main_release_id === null ? null : (releases.get(master.main_release_id) ?? null);
+    const labelIds = new Set<number>();
+    const labelKeys = new Set<string>();
+    for (const credit of main?.labels ?? []) {
+      labelKeys.add(credit.name.toLowerCase());
+      if (credit.discogs_id === null) continue;
+      labelIds.add(credit.discogs_id);
+      const slug = slugs.label.get(credit.discogs_id);
+      if (slug) labelKeys.add(slug);
+      const canonical = labels.get(credit.discogs_id)?.name;
+      if (canonical) labelKeys.add(canonical.toLowerCase());
+    }
+    for (const labelId of labelIds) push(mastersByLabel, labelId, master);
+    const artistNames = master.artists.map((credit) => credit.name);
+    entries.push(
+      searchEntry(
+        { type: 'master', id: master.master_id, slug: null, name: master.title, year: master.year, artists: artistNames, genres: master.genres, styles: master.styles },
+        master.title,
+        artistNames,
+        releasesByMaster.get(master.master_id)?.length ?? 0,
+        {
+          genre: master.genres,
+          style: master.styles,
+          format: formatNamesOf(main),
+          country: main?.country ? [main.country] : [],
+          label: main ? [...new Set(main.labels.map((credit) => credit.name))] : [],
+          labelKeys,
+          year: master.year,
+        },
+      ),
+    );
+  }
+  const festivalsByArtist = new Map<number, FestivalRow[]>();
+  for (const festival of data.festivals) {
+    const lineup = new Set(festival.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
+    for (const artistId of lineup) push(festivalsByArtist, artistId, festival);
+  }
+
+  const signalArtists = new Map<number, SignalArtist>();
+  for (const row of data.artists) {
+    const clusterId = clusterIdOf('artist', row.discogs_id);
+    const genre = mainGenreOf(mainMastersByArtist.get(row.discogs_id) ?? []);
+    const observations = sortedObservations(bandcamp.get(row.discogs_id)?.observations ?? []);
+    signalArtists.set(row.discogs_id, { cluster_id: clusterId, slug: slugs.artist.get(row.discogs_id) ?? '', name: row.name, genre, observations });
+    entries.push(
+      searchEntry(
+        { type: 'artist', id: clusterId, slug: slugs.artist.get(row.discogs_id) ?? null, name: row.name, year: null, artists: [], genres: genre ? [genre] : [], styles: [] },
+        row.name,
+        [],
+        mainMastersByArtist.get(row.discogs_id)?.length ?? 0,
+        null,
+      ),
+    );
+  }
+  for (const row of data.labels) {
+    entries.push(
+      searchEntry(
+        { type: 'label', id: clusterIdOf('label', row.discogs_id), slug: slugs.label.get(row.discogs_id) ?? null, name: row.name, year: null, artists: [], genres: [], styles: [] },
+        row.name,
+        [],
+        mastersByLabel.get(row.discogs_id)?.length ?? 0,
+        null,
+      ),
+    );
+  }
+  for (const row of data.festivals) {
+    const lineup = new Set(row.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
+    entries.push(
+      searchEntry(
+        { type: 'festival', id: clusterIdOf('festival', row.festival_id), slug: slugs.festival.get(row.festival_id) ?? null, name: row.name, year: null, artists: [], genres: row.genres, styles: [] },
+        row.name,
+        [],
+        lineup.size,
+        null,
+      ),
+    );
+  }
+
+  const mainReleases = data.masters.flatMap((master) => {
+    const release = master.main_release_id === null ? undefined : releases.get(master.main_release_id);
+    return release ? [release] : [];
+  });
+  const signals = computeSignals({
+    artists: [...signalArtists.values()],
+    tastemakers: [
+      ...data.labels.map((row) => ({ cluster_id: clusterIdOf('label', row.discogs_id), kind: 'label' as const, slug: slugs.label.get(row.discogs_id) ?? '', name: row.name })),
+      ...data.festivals.map((row) => ({ cluster_id: clusterIdOf('festival', row.festival_id), kind: 'festival' as const, slug: slugs.festival.get(row.festival_id) ?? '', name: row.name })),
+    ],
+    picks: [...labelPicksOf(data.masters, mainReleases), ...festivalPicksOf(data.festivals)],
+  });
+
+  return {
+    artists,
+    labels,
+    festivals,
+    slugs,
+    bySlug,
+    lookup,
+    artistByMbid,
+    artistBySpotify,
+    artistByBandcampHost,
+    bandcamp,
+    bandcampReleaseByUrl,
+    masters,
+    releases,
+    releasesByMaster,
+    mainMastersByArtist,
+    creditedMastersByArtist,
+    mastersByLabel,
+    festivalsByArtist,
+    signalArtists,
+    signals,
+    entries,
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * OpenAPI 3.1 documents built from the route list and the same valibot schemas that validate
+ * requests and type responses, so the description cannot drift from the code.
+ */
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import type { ErrorCode } from './http/api-error.js';
+import type { RouteDef } from './http/route.js';
+
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  invalid_query: 400,
+  invalid_facet: 400,
+  invalid_master_id: 400,
+  invalid_batch_size: 400,
+  invalid_body: 400,
+  invalid_signature: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  revoked_api_key: 401,
+  invalid_beacon_token: 401,
+  unauthorized: 401,
+  payment_required: 402,
+  not_found: 404,
+  route_not_found: 404,
+  master_not_found: 404,
+  method_not_allowed: 405,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  billing_unavailable: 503,
+  pool_exhausted: 503,
+  request_aborted: 504,
+  query_timeout: 504,
+};
+
+const SHARED_ERRORS: Record<RouteDef['access'], ErrorCode[]> = {
+  key: ['missing_api_key', 'invalid_api_key', 'revoked_api_key', 'payment_required', 'rate_limited', 'internal', 'pool_exhausted', 'request_aborted', 'query_timeout'],
+  'key-uncounted': ['missing_api_key', 'invalid_api_key', 'revoked_api_key', 'payment_required', 'internal', 'pool_exhausted', 'request_aborted', 'query_timeout'],
+  public: ['rate_limited', 'internal'],
+  admin: ['unauthorized', 'internal', 'pool_exhausted', 'request_aborted'],
+  open: ['internal'],
+};
+
+function jsonSchema(schema: v.GenericSchema): Record<string, unknown> {
+  const out = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+const ERROR_BODY = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: { type: 'string', description: 'Machine code.', enum: Object.keys(ERROR_STATUS) },
+    details: { type: 'array', description: 'One entry per validation issue.', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true } },
+    retry_after_seconds: { type: 'integer', description: 'On rate_limited: seconds to wait.' },
+    reason: { type: 'string', enum: ['burst', 'quota', 'concurrency'], description: 'On rate_limited: which limit was hit.' },
+    master_id: { type: 'integer', description: 'On master_not_found: the id asked for.' },
+    message: { type: 'string', description: 'A sentence for humans.' },
+    request_id: { type: 'string', description: 'On internal: cite it to support.' },
+    allow: { type: 'array', items: { type: 'string' }, description: 'On method_not_allowed: the methods the path accepts.' },
+    max_bytes: { type: 'integer', description: 'On payload_too_large: the cap.' },
+    max_ids: { type: 'integer', description: 'On invalid_batch_size: the tier’s batch cap.' },
+  },
+  additionalProperties: true,
+};
+
+const HEADERS = {
+  'X-Request-Id': { description: 'Identifies this request in logs and support reports.', schema: { type: 'string' } },
+  'X-RateLimit-Limit': { description: 'Burst limit per minute of the tier.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Calls left in the burst window.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Unix epoch seconds when the burst window resets.', schema: { type: 'integer' } },
+  'X-Search-Latency-Ms': { description: 'Time the search took in the service, in milliseconds.', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+};
+
+function headerRef(name: string) {
+  return { $ref: `#/components/headers/${name}` };
+}
+
+export interface OpenApiOptions {
+  version: 'v1' | 'v2';
+  baseUrl: string;
+  /** Keep a route in this document. */
+  include(route: RouteDef): boolean;
+}
+
+export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOptions): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (!options.include(route)) continue;
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const parameters: unknown[] = [];
+    for (const match of route.path.matchAll(/:(\w+)/g)) {
+      const name = match[1] as string;
+      parameters.push({
+        name,
+        in: 'path',
+        required: true,
+        schema: name === 'id' ? { type: 'integer', minimum: 1, maximum: 2_000_000_000 } : { type: 'string' },
+        description: name === 'id' ? 'Master id: digits only, no leading zero, 1 to 2,000,000,000.' : 'A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).',
+      });
+    }
+    for (const [name, param] of Object.entries(route.query ?? {})) {
+      const schema = jsonSchema(param.schema);
+      const required = (param.schema as { type?: string }).type !== 'optional';
+      const description = typeof schema.description === 'string' ? schema.description : undefined;
+      parameters.push({
+        name,
+        in: 'query',
+        required,
+        ...(description ? { description } : {}),
+        schema: param.multi ? { type: 'array', items: schema } : schema,
+        ...(param.multi ? { style: 'form', explode: true } : {}),
+      });
+    }
+    const responses: Record<string, unknown> = {};
+    for (const [status, doc] of Object.entries(route.responses)) {
+      const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
+      if (route.access === 'key' || route.access === 'key-uncounted') {
+        for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
+      }
+      for (const h of doc.headers ?? []) headers[h] = headerRef(h);
+      responses[status] = { description: doc.description, headers, ...(doc.schema ? { content: { 'application/json': { schema: jsonSchema(doc.schema) } } } : {}) };
+    }
+    const codes = new Set<ErrorCode>([...(SHARED_ERRORS[route.access] ?? []), ...((route.errors ?? []) as ErrorCode[]), 'method_not_allowed']);
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+    for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+      const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
+      if (status === 429) for (const h of ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
+      if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
+      responses[String(status)] = {
+        description: `Error: ${list.join(', ')}.`,
+        headers,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    const security = route.access === 'key' || route.access === 'key-uncounted' ? [{ ApiKey: [] }] : route.access === 'admin' ? [{ AdminToken: [] }] : [];
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = {
+      operationId: operationId(route),
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      security,
+      parameters,
+      ...(route.body ? { requestBody: { required: true, description: route.body.description, content: { 'application/json': { schema: jsonSchema(route.body.schema) } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `Music Catalogue Data Service ${options.version}`,
+      version: options.version === 'v1' ? '1.0.0' : '2.0.0',
+      description: 'Read-oriented JSON API to a music catalogue: search, facets, dossiers, Bandcamp signals, breakouts, tastemakers, resolve and master lookup. Send your key in X-API-Key.',
+    },
+    servers: [{ url: options.baseUrl }],
+    security: [{ ApiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "ck_live_… or ck_test_… followed by 32 base62 characters." },
+        AdminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the deployment.' },
+      },
+      headers: HEADERS,
+      schemas: { Error: ERROR_BODY },
+    },
+  };
+}
+
+function operationId(route: RouteDef): string {
+  const words = route.path
+    .replace(/^\/api\/(v\d)\//, '$1/')
+    .split(/[/:-]+/)
+    .filter(Boolean)
+    .map((w, i) => (i === 0 ? w : w[0]?.toUpperCase() + w.slice(1)));
+  return `${route.method.toLowerCase()}${words.map((w) => w[0]?.toUpperCase() + w.slice(1)).join('')}`;
+}

@@ -1,0 +1,111 @@
+import * as v from 'valibot';
+import { ApiError } from '../../http/api-error.js';
+import { readJsonCapped } from '../../http/body.js';
+import { json } from '../../http/json.js';
+import { route } from '../../http/route.js';
+import type { MasterData } from '../../schemas/records.js';
+import { MasterDossierSchema, MasterSchema } from '../../schemas/records.js';
+import { masterLinks } from '../shared/links.js';
+import { masterIdProblem, parseMasterId } from '../shared/keys.js';
+
+export const BATCH_MAX_BYTES = 32 * 1024;
+
+export function withMasterLinks(master: MasterData, baseUrl: string, base: string) {
+  return { ...master, _links: masterLinks(baseUrl, base, master.master_id) };
+}
+
+function masterNotFound(id: number): ApiError {
+  return new ApiError(404, 'master_not_found', { master_id: id, message: `no master with id ${id}` });
+}
+
+export const masterRoute = () =>
+  route({
+    method: 'GET',
+    path: '/api/v1/masters/:id',
+    access: 'key',
+    summary: 'One master release',
+    tags: ['masters'],
+    responses: { 200: { description: 'The master record.', schema: MasterSchema } },
+    errors: ['invalid_master_id', 'master_not_found'],
+    async handler({ params, ports, signal, config, base }) {
+      const id = parseMasterId(params.id ?? null);
+      const master = await ports.catalogue.master(id, { signal });
+      if (!master) throw masterNotFound(id);
+      return json(withMasterLinks(master, config.baseUrl, base));
+    },
+  });
+
+export const BatchRequestSchema = v.object({
+  ids: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))), v.minLength(1), v.maxLength(500)),
+});
+
+export const BatchResponseSchema = v.object({
+  masters: v.array(MasterSchema),
+  missing: v.array(v.number()),
+});
+
+function batchError(message: string, extra: Record<string, unknown> = {}): ApiError {
+  return new ApiError(400, 'invalid_batch_size', { details: [{ path: 'ids', message }], ...extra });
+}
+
+export const mastersBatchRoute = () =>
+  route({
+    method: 'POST',
+    path: '/api/v1/masters/batch',
+    access: 'key',
+    summary: 'Several masters in one call (one rate-limit unit)',
+    description: 'Body {"ids": [...]}: 1 to 100 ids (500 on the contract tier), body at most 32 KB. Answers the masters in request order, each once, and the ids not found.',
+    tags: ['masters'],
+    body: { schema: BatchRequestSchema, description: 'The master ids.', maxBytes: BATCH_MAX_BYTES },
+    responses: { 200: { description: 'Masters in request order; ids not found under missing.', schema: BatchResponseSchema } },
+    errors: ['invalid_batch_size', 'invalid_master_id', 'payload_too_large'],
+    async handler({ request, principal, ports, signal, config, base }) {
+      const body = await readJsonCapped(request, BATCH_MAX_BYTES, (reason) => batchError(reason));
+      if (typeof body !== 'object' || body === null || Array.isArray(body) || !('ids' in body)) {
+        throw batchError('body must be a JSON object {"ids": [...]}');
+      }
+      const extra = Object.keys(body).filter((k) => k !== 'ids');
+      if (extra.length > 0) throw new ApiError(400, 'invalid_body', { details: extra.map((k) => ({ path: k, message: 'unknown field' })) });
+      const ids = (body as { ids: unknown }).ids;
+      const max = principal?.policy.batchMax ?? 100;
+      if (!Array.isArray(ids)) throw batchError('ids must be an array');
+      if (ids.length === 0) throw batchError('ids must not be empty');
+      if (ids.length > max) throw batchError(`ids holds ${ids.length} entries; this tier allows at most ${max}`, { max_ids: max });
+      const details = ids.flatMap((id, i) => {
+        const problem = masterIdProblem(id);
+        return problem ? [{ path: `ids.${i}`, message: problem }] : [];
+      });
+      if (details.length > 0) throw new ApiError(400, 'invalid_master_id', { details });
+      const unique = [...new Set(ids as number[])];
+      const found = new Map((await ports.catalogue.masters(unique, { signal })).map((m) => [m.master_id, m]));
+      const masters = [];
+      const missing = [];
+      for (const id of unique) {
+        const master = found.get(id);
+        if (master) masters.push(withMasterLinks(master, config.baseUrl, base));
+        else missing.push(id);
+      }
+      return json({ masters, missing });
+    },
+  });
+
+export const masterDossierRoute = () =>
+  route({
+    method: 'GET',
+    path: '/api/v1/dossier/master/:id',
+    access: 'key',
+    summary: 'Per-master dossier: the master, its releases and related masters',
+    tags: ['dossiers'],
+    responses: { 200: { description: 'The master dossier.', schema: MasterDossierSchema } },
+    errors: ['invalid_master_id', 'master_not_found'],
+    async handler({ params, ports, signal, config, base }) {
+      const id = parseMasterId(params.id ?? null);
+      const dossier = await ports.catalogue.masterDossier(id, { signal });
+      if (!dossier) throw masterNotFound(id);
+      return json({
+        ...dossier,
+        master: withMasterLinks(dossier.master, config.baseUrl, base),
+        _links: { self: `${config.baseUrl}/api/v1/dossier/master/${id}`, master: `${config.baseUrl}/api/v1/masters/${id}` },
+      });
+    },
+  });

@@ -1,0 +1,151 @@
+/**
+ * createService(ports, config) → { fetch, runJobs }: the whole API as one pure fetch handler.
+ *
+ * Path of a request: request id → deadline → route match (404/405) → access check (per-IP
+ * limit, key gate + limiter, or admin token) → strict query validation → handler → headers
+ * (rate limit, request id) → concurrency slot released off the response path. Every error
+ * becomes the spec's body in one place (`errorResponse`).
+ */
+import { monotonicFactory } from 'ulidx';
+import { type ResolvedConfig, type ServiceConfig, resolveConfig } from './config.js';
+import { consoleLogger, loggingAlarm, systemClock, throttledAlarm } from './defaults.js';
+import { admitKey, admitPublic, checkAdmin, type Admission } from './gate/admission.js';
+import { ApiError, errorResponse } from './http/api-error.js';
+import { raceSignal, requestSignal } from './http/deadline.js';
+import type { Method, RouteContext, RouteDef } from './http/route.js';
+import { createRouter } from './http/router.js';
+import { allRoutes } from './routes/index.js';
+import type { Ports, PortsInput } from './service-ports.js';
+import { runJobs } from './jobs.js';
+import { type RawQuery, parseQuery, rawQueryOf } from './validation/query.js';
+
+export interface RequestContextInput {
+  /** Client IP as the host sees it (after TRUST_PROXY handling). */
+  clientIp?: string;
+  /** Keeps the runtime alive for work finished after the response (Deno Deploy, Lambda, workers). */
+  waitUntil?(promise: Promise<unknown>): void;
+}
+
+export interface Service {
+  fetch(request: Request, context?: RequestContextInput): Promise<Response>;
+  /** Periodic work: grace expiry, usage persistence, mail outbox, overage. Call every minute. */
+  runJobs(now?: Date): Promise<void>;
+  readonly routes: readonly RouteDef[];
+  readonly config: ResolvedConfig;
+}
+
+const newRequestId = monotonicFactory();
+
+export function createService(input: PortsInput, serviceConfig: ServiceConfig): Service {
+  const clock = input.clock ?? systemClock;
+  const logger = input.logger ?? consoleLogger();
+  const ports: Ports = { ...input, clock, logger, alarm: throttledAlarm(input.alarm ?? loggingAlarm(logger), clock) };
+  const config = resolveConfig(serviceConfig);
+  const routes = allRoutes(config);
+  const router = createRouter(routes);
+
+  async function handle(request: Request, context: RequestContextInput | undefined, requestId: string): Promise<Response> {
+    const url = new URL(request.url);
+    const match = await router.match(request, url);
+    if (!match) throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
+
+    const isHead = request.method === 'HEAD';
+    const method = (isHead ? 'GET' : request.method) as Method;
+    const hidden = (d: RouteDef) => d.access === 'admin' && !config.adminToken;
+    if ([...match.byMethod.values()].every(hidden)) {
+      throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
+    }
+    const def = match.byMethod.get(method);
+    if (!def || hidden(def)) {
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: match.allow } });
+      throw new ApiError(405, 'method_not_allowed', { allow: match.allow.split(', ') }, { allow: match.allow });
+    }
+
+    const now = clock.now();
+    const deadline = requestSignal(request.signal, config.requestDeadlineMs);
+    let admission: Admission | null = null;
+    try {
+      admission = await raceSignal(admit(def, request, context, now, deadline.signal), deadline.signal);
+      const admitted = admission;
+      let response: Response;
+      try {
+        const ctx: RouteContext = {
+          request,
+          url,
+          params: match.params,
+          query: parseQuery(rawQueryOf(url.searchParams) as RawQuery, def.query ?? {}),
+          requestId,
+          now,
+          signal: deadline.signal,
+          ports,
+          config,
+          principal: admitted.principal,
+          base: url.pathname.startsWith('/api/v2') ? '/api/v2' : '/api/v1',
+          waitUntil: (p) => keepAlive(context, p),
+        };
+        response = await raceSignal(Promise.resolve(def.handler(ctx)), deadline.signal);
+      } catch (error) {
+        if (error instanceof ApiError && admitted.headers) Object.assign(error.headers, admitted.headers);
+        throw error;
+      }
+      if (admission.headers) for (const name in admission.headers) response.headers.set(name, admission.headers[name] as string);
+      return isHead ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    } finally {
+      deadline.dispose();
+      if (admission?.release) keepAlive(context, admission.release());
+    }
+  }
+
+  function admit(def: RouteDef, request: Request, context: RequestContextInput | undefined, now: number, signal: AbortSignal): Promise<Admission> {
+    switch (def.access) {
+      case 'key':
+        return admitKey(request, ports, now, true, signal);
+      case 'key-uncounted':
+        return admitKey(request, ports, now, false, signal);
+      case 'public':
+        return admitPublic(context?.clientIp ?? 'unknown', ports, config, now);
+      case 'admin':
+        return checkAdmin(request, config);
+      case 'open':
+        return Promise.resolve({ principal: null, headers: null, release: null });
+    }
+  }
+
+  function keepAlive(context: RequestContextInput | undefined, promise: Promise<unknown>): void {
+    const guarded = promise.catch((error: unknown) => {
+      logger.log({ level: 'error', kind: 'background.error', error: describe(error) });
+    });
+    context?.waitUntil?.(guarded);
+  }
+
+  async function fetch(request: Request, context?: RequestContextInput): Promise<Response> {
+    const requestId = newRequestId();
+    let response: Response;
+    try {
+      response = await handle(request, context, requestId);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        response = errorResponse(error, requestId);
+      } else {
+        // Never leak the message or stack to the caller; the log keeps them, keyed by request id.
+        logger.log({ level: 'error', kind: 'request.internal_error', request_id: requestId, error: describe(error), stack: error instanceof Error ? error.stack : undefined });
+        response = errorResponse(new ApiError(500, 'internal', { request_id: requestId }), requestId);
+      }
+      if (request.method === 'HEAD') response = new Response(null, { status: response.status, headers: response.headers });
+      return response;
+    }
+    response.headers.set('x-request-id', requestId);
+    return response;
+  }
+
+  return {
+    fetch,
+    routes,
+    config,
+    runJobs: (now) => runJobs(ports, now ?? new Date(clock.now())),
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

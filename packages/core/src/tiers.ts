@@ -1,0 +1,55 @@
+/** The tier table of decisions.md §2, and how contract overrides combine with it. */
+import type { Customer, LimitPolicy } from './ports.js';
+
+export const TIER_IDS = ['self_serve_49', 'self_serve_99', 'self_serve_299', 'contract_2000'] as const;
+export type TierId = (typeof TIER_IDS)[number];
+
+export interface Tier {
+  id: TierId;
+  quotaPerMonth: number;
+  burstPerMinute: number;
+  concurrency: number;
+  batchMax: number;
+  /** US dollars per call past the quota (bill mode); null for the contract tier. */
+  overagePerCall: number | null;
+  contract: boolean;
+}
+
+export const TIERS: Record<TierId, Tier> = {
+  self_serve_49: { id: 'self_serve_49', quotaPerMonth: 10_000, burstPerMinute: 60, concurrency: 2, batchMax: 100, overagePerCall: 0.005, contract: false },
+  self_serve_99: { id: 'self_serve_99', quotaPerMonth: 50_000, burstPerMinute: 300, concurrency: 2, batchMax: 100, overagePerCall: 0.003, contract: false },
+  self_serve_299: { id: 'self_serve_299', quotaPerMonth: 250_000, burstPerMinute: 600, concurrency: 5, batchMax: 100, overagePerCall: 0.0015, contract: false },
+  contract_2000: { id: 'contract_2000', quotaPerMonth: 1_000_000, burstPerMinute: 1000, concurrency: 10, batchMax: 500, overagePerCall: null, contract: true },
+};
+
+/** Contract customers crossing this many calls in a month raise `quota.contract_review` once. */
+export const CONTRACT_REVIEW_CALLS = 5_000_000;
+
+export function isTierId(value: unknown): value is TierId {
+  return typeof value === 'string' && value in TIERS;
+}
+
+/** Limits in force for a customer: the tier, then contract overrides. */
+export function policyFor(customer: Customer): LimitPolicy & { batchMax: number } {
+  const tier = TIERS[customer.tier];
+  const o = tier.contract ? customer.limits : null;
+  return {
+    burstPerMinute: o?.burst_per_minute ?? tier.burstPerMinute,
+    concurrency: o?.concurrency ?? tier.concurrency,
+    quotaPerMonth: o?.quota_per_month ?? tier.quotaPerMonth,
+    quotaMode: tier.contract ? 'contract' : customer.overage,
+    batchMax: o?.batch_max ?? tier.batchMax,
+  };
+}
+
+/** 'YYYY-MM' of the UTC calendar month containing `epochMs`. */
+export function monthOf(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/** Epoch ms of 00:00 UTC on the 1st of the month after the one containing `epochMs`. */
+export function nextMonthStart(epochMs: number): number {
+  const d = new Date(epochMs);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}

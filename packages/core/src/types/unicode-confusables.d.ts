@@ -1,0 +1,4 @@
+declare module 'unicode-confusables' {
+  export function rectifyConfusion(input: string): string;
+  export function isConfusing(input: string): boolean;
+}
