@@ -8,6 +8,10 @@ export interface ServiceConfig {
   publicRateLimitPerMinute?: number;
   /** Wall-clock deadline of one request in ms (15 s by the spec). */
   requestDeadlineMs?: number;
+  /** SECRET_KEY: 32+ bytes (base64 or hex) for HMAC tokens (beacons, sessions) and AES-GCM sealing. */
+  secretKey?: string | null;
+  /** CUTOVER_SUNSET_AT: ISO date of the v1 sunset; setting it flips the cutover flag. */
+  cutoverSunsetAt?: string | null;
 }
 
 export interface ResolvedConfig {
@@ -15,6 +19,8 @@ export interface ResolvedConfig {
   adminToken: string | null;
   publicRateLimitPerMinute: number;
   requestDeadlineMs: number;
+  secretKey: string | null;
+  cutoverSunsetAt: string | null;
 }
 
 export function resolveConfig(config: ServiceConfig): ResolvedConfig {
@@ -23,5 +29,7 @@ export function resolveConfig(config: ServiceConfig): ResolvedConfig {
     adminToken: config.adminToken || null,
     publicRateLimitPerMinute: config.publicRateLimitPerMinute ?? 60,
     requestDeadlineMs: config.requestDeadlineMs ?? 15_000,
+    secretKey: config.secretKey || null,
+    cutoverSunsetAt: config.cutoverSunsetAt || null,
   };
 }

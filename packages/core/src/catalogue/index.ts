@@ -20,3 +20,5 @@ export { matchesGenre, type SignalArtist } from './signals/signal-artist.js';
 export { tastemakerList, type TastemakerInfo, type TastemakerStanding } from './signals/tastemakers.js';
 export { assignSlugs, slugBase, slugify } from './slugs.js';
 export { foldText, nameKey, tokensOf } from './text.js';
+// Search scoring lives beside the memory index; adapters build their documents with it.
+export { round6, searchEntry, TYPE_ORDER, type SearchEntry } from '../memory/search-index.js';
