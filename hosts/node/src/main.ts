@@ -2,6 +2,7 @@
  * `npm start`: the Node host on the environment of decisions.md §1. With nothing set it runs
  * the embedded default and prints the URL, the admin token and a ready ck_test_ demo key.
  */
+import { randomBytes } from 'node:crypto';
 import { consoleLogger, createService, issueCustomerKey } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { generateCatalogue } from '@catalogue/importer';
@@ -16,11 +17,12 @@ async function main(): Promise<void> {
   const env = readEnv(process.env);
   const logger = consoleLogger(env.logLevel);
   const adminToken = env.adminToken ?? persistentSecret(env.dataDir, 'admin-token');
+  const secretKey = env.secretKey ?? persistentSecret(env.dataDir, 'secret-key', () => randomBytes(32).toString('base64'));
 
   const accounts = createMemoryAccounts();
   const service = createService(
     { catalogue: createMemoryCatalogue(generateCatalogue()), accounts, limiter: createMemoryLimiter(), logger },
-    { baseUrl: env.baseUrl, adminToken, publicRateLimitPerMinute: env.publicRateLimitPerMinute },
+    { baseUrl: env.baseUrl, adminToken, secretKey, publicRateLimitPerMinute: env.publicRateLimitPerMinute, cutoverSunsetAt: env.cutoverSunsetAt },
   );
   const demo = await issueCustomerKey(accounts, { email: 'demo@localhost', name: 'Demo', tier: 'self_serve_299', environment: 'test' }, new Date());
 

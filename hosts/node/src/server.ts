@@ -31,9 +31,9 @@ export function clientIpOf(incoming: IncomingMessage, trustProxy: boolean): stri
 
 export function createNodeServer(service: Service, options: NodeServerOptions): Server {
   const pending = new Set<Promise<unknown>>();
-  const listener = getRequestListener((request, env: { incoming: IncomingMessage }) =>
+  const listener = getRequestListener((request, env) =>
     service.fetch(request, {
-      clientIp: clientIpOf(env.incoming, options.trustProxy),
+      clientIp: clientIpOf((env as { incoming: IncomingMessage }).incoming, options.trustProxy),
       waitUntil(promise) {
         pending.add(promise);
         promise.finally(() => pending.delete(promise));

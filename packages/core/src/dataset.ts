@@ -117,7 +117,8 @@ export interface ReleaseRow {
   data_quality: string | null;
 }
 
-export type Billing = 'headliner' | 'main' | 'support';
+/** Where an artist sits on a festival bill. */
+export type LineupBilling = 'headliner' | 'main' | 'support';
 
 export interface FestivalRow {
   festival_id: number;
@@ -130,7 +131,7 @@ export interface FestivalRow {
     year: number;
     /** ISO date 'YYYY-MM-DD'. */
     starts_on: string;
-    lineup: Array<{ artist_discogs_id: number; billing: Billing }>;
+    lineup: Array<{ artist_discogs_id: number; billing: LineupBilling }>;
   }>;
 }
 

@@ -14,3 +14,8 @@ export { GRACE_MS } from './gate/authenticate.js';
 export { consoleLogger, loggingAlarm, systemClock, throttledAlarm } from './defaults.js';
 export { buildOpenApi, ERROR_STATUS } from './openapi.js';
 export type { RouteDef, RouteContext, Access, Method, Principal } from './http/route.js';
+export { applyBillingEvent } from './billing/apply-event.js';
+export { processOutbox, deliverOutboxMessage, retryDelayMs } from './billing/outbox.js';
+export { reportOverage, reviewContracts, overageIdentifier } from './billing/overage.js';
+export { seal, unseal } from './billing/seal.js';
+export { SESSION_COOKIE } from './billing/dashboard-session.js';

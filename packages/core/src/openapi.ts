@@ -6,6 +6,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import type { ErrorCode } from './http/api-error.js';
 import type { RouteDef } from './http/route.js';
+import { isV1Path, type RouteKind, routeKind } from './versioning.js';
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_query: 400,
@@ -49,12 +50,52 @@ function jsonSchema(schema: v.GenericSchema): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Bodies are documented strict: every object that does not say otherwise gets
+ * `additionalProperties: false`, so a field the code adds without documenting it fails the
+ * contract test instead of slipping out unnoticed. Records (`v.record`) keep their value schema.
+ */
+export function strictSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(strictSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(node)) {
+    if (k === 'properties' && value && typeof value === 'object') {
+      out[k] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, strictSchema(sub)]));
+    } else if (k === 'items' || k === 'additionalProperties' || k === 'anyOf' || k === 'oneOf' || k === 'allOf' || k === 'prefixItems' || k === 'not') {
+      out[k] = strictSchema(value);
+    } else {
+      out[k] = value;
+    }
+  }
+  if ((out.type === 'object' || out.properties) && out.additionalProperties === undefined) out.additionalProperties = false;
+  return out;
+}
+
+const bodySchema = (schema: v.GenericSchema) => strictSchema(jsonSchema(schema)) as Record<string, unknown>;
+
 const ERROR_BODY = {
   type: 'object',
   required: ['error'],
   properties: {
     error: { type: 'string', description: 'Machine code.', enum: Object.keys(ERROR_STATUS) },
-    details: { type: 'array', description: 'One entry per validation issue.', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true } },
+    details: {
+      type: 'array',
+      description: 'One entry per validation issue.',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: {
+          path: { type: 'string', description: 'The parameter or body field at fault.' },
+          message: { type: 'string' },
+          raw: { type: 'string', description: 'On invalid_facet: the name as sent.' },
+          normalized: { type: 'string', description: 'On invalid_facet: its NFKC form, as tried.' },
+          imitates: { type: 'string', description: 'On invalid_query: the allowed name a look-alike parameter name imitates.' },
+          value: { type: 'string', description: 'On invalid_query: the refused value.' },
+        },
+        additionalProperties: false,
+      },
+    },
     retry_after_seconds: { type: 'integer', description: 'On rate_limited: seconds to wait.' },
     reason: { type: 'string', enum: ['burst', 'quota', 'concurrency'], description: 'On rate_limited: which limit was hit.' },
     master_id: { type: 'integer', description: 'On master_not_found: the id asked for.' },
@@ -63,8 +104,11 @@ const ERROR_BODY = {
     allow: { type: 'array', items: { type: 'string' }, description: 'On method_not_allowed: the methods the path accepts.' },
     max_bytes: { type: 'integer', description: 'On payload_too_large: the cap.' },
     max_ids: { type: 'integer', description: 'On invalid_batch_size: the tier’s batch cap.' },
+    where: { type: 'string', description: 'On gone: where the data of the retired route sits in v2.' },
+    successor: { type: 'string', description: 'On gone: the v2 URL to call instead.' },
+    migration_guide: { type: 'string', description: 'On gone: the migration guide.' },
   },
-  additionalProperties: true,
+  additionalProperties: false,
 };
 
 const HEADERS = {
@@ -74,11 +118,23 @@ const HEADERS = {
   'X-RateLimit-Reset': { description: 'Unix epoch seconds when the burst window resets.', schema: { type: 'integer' } },
   'X-Search-Latency-Ms': { description: 'Time the search took in the service, in milliseconds.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  Deprecation: { description: 'v1 only, from 30 days before the v1 sunset: `true` (RFC 8594).', schema: { type: 'string', const: 'true' } },
+  Sunset: { description: 'v1 only, from 30 days before the v1 sunset: the sunset instant as an HTTP date.', schema: { type: 'string' } },
+  Link: { description: 'v1 only, from 30 days before the v1 sunset: `<v2 URL>; rel="successor-version"`.', schema: { type: 'string' } },
+  Location: { description: 'The v2 URL, method and query kept.', schema: { type: 'string', format: 'uri' } },
 };
+
+const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'];
 
 function headerRef(name: string) {
   return { $ref: `#/components/headers/${name}` };
 }
+
+const PATH_PARAM_DOCS: Record<string, string> = {
+  id: 'Master id: digits only, no leading zero, 1 to 2,000,000,000.',
+  slug: 'A slug: lowercase letters, digits and hyphens, with at least one letter.',
+  artistKey: 'An artist: cluster_id, slug, or typed locator (discogs:123, mbid:<uuid>).',
+};
 
 export interface OpenApiOptions {
   version: 'v1' | 'v2';
@@ -92,6 +148,9 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
   for (const route of routes) {
     if (!options.include(route)) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
+    // v1 keeper and demoted routes carry the cutover's headers and answers; operational ones do not.
+    const kind: RouteKind | null = isV1Path(route.path) ? routeKind(route, routes) : null;
+    const cutover = kind === 'keeper' || kind === 'demoted';
     const parameters: unknown[] = [];
     for (const match of route.path.matchAll(/:(\w+)/g)) {
       const name = match[1] as string;
@@ -100,7 +159,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
         in: 'path',
         required: true,
         schema: name === 'id' ? { type: 'integer', minimum: 1, maximum: 2_000_000_000 } : { type: 'string' },
-        description: name === 'id' ? 'Master id: digits only, no leading zero, 1 to 2,000,000,000.' : 'A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).',
+        description: PATH_PARAM_DOCS[name] ?? 'A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).',
       });
     }
     for (const [name, param] of Object.entries(route.query ?? {})) {
@@ -123,22 +182,37 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
         for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
       }
       for (const h of doc.headers ?? []) headers[h] = headerRef(h);
-      responses[status] = { description: doc.description, headers, ...(doc.schema ? { content: { 'application/json': { schema: jsonSchema(doc.schema) } } } : {}) };
+      if (cutover) for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
+      responses[status] = { description: doc.description, headers, ...(doc.schema ? { content: { 'application/json': { schema: bodySchema(doc.schema) } } } : {}) };
+    }
+    if (kind === 'keeper') {
+      const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id'), Location: headerRef('Location') };
+      for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
+      responses['308'] = { description: 'From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept).', headers };
     }
     const codes = new Set<ErrorCode>([...(SHARED_ERRORS[route.access] ?? []), ...((route.errors ?? []) as ErrorCode[]), 'method_not_allowed']);
+    if (kind === 'demoted') codes.add('gone');
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
       const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
       if (status === 429) for (const h of ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
       if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
+      if (cutover) for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
       responses[String(status)] = {
         description: `Error: ${list.join(', ')}.`,
         headers,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
-    const security = route.access === 'key' || route.access === 'key-uncounted' ? [{ ApiKey: [] }] : route.access === 'admin' ? [{ AdminToken: [] }] : [];
+    const security =
+      route.access === 'key' || route.access === 'key-uncounted'
+        ? [{ ApiKey: [] }]
+        : route.access === 'admin'
+          ? [{ AdminToken: [] }]
+          : route.tags.includes('beacons')
+            ? [{ BeaconToken: [] }]
+            : [];
     paths[path] ??= {};
     (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = {
       operationId: operationId(route),
@@ -147,7 +221,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
       tags: route.tags,
       security,
       parameters,
-      ...(route.body ? { requestBody: { required: true, description: route.body.description, content: { 'application/json': { schema: jsonSchema(route.body.schema) } } } } : {}),
+      ...(route.body ? { requestBody: { required: true, description: route.body.description, content: { 'application/json': { schema: bodySchema(route.body.schema) } } } } : {}),
       responses,
     };
   }
@@ -165,6 +239,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "ck_live_… or ck_test_… followed by 32 base62 characters." },
         AdminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the deployment.' },
+        BeaconToken: { type: 'http', scheme: 'bearer', description: 'beacon_token of a search answer: bound to its search_id and key, valid 30 minutes.' },
       },
       headers: HEADERS,
       schemas: { Error: ERROR_BODY },

@@ -167,6 +167,8 @@ export interface Customer {
   /** Start of the 7-day grace window after `invoice.payment_failed`; null when none runs. */
   past_due_since: Date | null;
   created_at: Date;
+  /** Stripe's `cus_…` id for self-serve customers (overage meter events); absent for admin-issued ones. */
+  stripe_customer_id?: string | null;
 }
 
 export interface ApiKey {
@@ -218,6 +220,144 @@ export interface Accounts {
   addUsage(customerId: string, environment: Environment, month: string, delta: number): Promise<void>;
   /** Durable monthly usage as last flushed. */
   getUsage(customerId: string, environment: Environment, month: string): Promise<number>;
+  /** Stores one search-event beacon (already authenticated by its per-search token). */
+  recordSearchEvent(event: SearchEvent): Promise<void>;
+
+  // ── billing and the key lifecycle. Each method is atomic on its own (one transaction). ──
+
+  /**
+   * Checkout completion, all or nothing in one transaction: records `eventId`, creates the
+   * customer (status active, stripe ids, last billing event time = eventCreated) with its first
+   * key, the sealed reveal row and the sealed outbox row. Refuses without effect when the event
+   * id was already recorded (`duplicate_event`) or a customer already exists for the checkout
+   * session (`duplicate_session`, the event id is then recorded).
+   */
+  completeCheckout(input: CheckoutCompletion): Promise<CheckoutOutcome>;
+  /**
+   * A billing state change, in one transaction with the record of `eventId`. `duplicate_event`:
+   * the id was already recorded, nothing changes. `unknown_customer`: no customer has
+   * `stripeCustomerId`; nothing is recorded. `stale`: the customer's last applied billing event
+   * is newer than `eventCreated`; the id is recorded, nothing else changes. Otherwise
+   * (`applied`): status past_due sets past_due_since to eventCreated unless a grace window
+   * already runs; status active clears past_due_since and turns the customer's suspended keys
+   * active; status canceled just sets it; `tier` is set when given; last billing event time
+   * becomes eventCreated.
+   */
+  applyBillingChange(input: BillingChange): Promise<BillingChangeOutcome>;
+  findCustomerByCheckoutSession(checkoutSessionId: string): Promise<Customer | null>;
+  /** Customers with this e-mail (compared case-insensitively), any status. */
+  findCustomersByEmail(email: string): Promise<Customer[]>;
+  /**
+   * Customers the usage jobs look at: status other than canceled, and overage `bill` or a
+   * contract tier (TIERS[tier].contract).
+   */
+  listCustomersForUsageReview(): Promise<Customer[]>;
+  setOverage(customerId: string, overage: OverageMode): Promise<Customer | null>;
+  /**
+   * Atomically: the customer's key `keyId`, if active, becomes `rotated` and `newKey` is
+   * inserted active. null (nothing changes) when the key is not the customer's or not active.
+   */
+  rotateKey(customerId: string, keyId: string, newKey: NewKey): Promise<{ old: ApiKey; key: ApiKey } | null>;
+  /** The customer's key becomes `revoked` (from active or suspended; rotated/revoked stay). null when not the customer's. */
+  revokeKey(customerId: string, keyId: string): Promise<ApiKey | null>;
+
+  /** One-time reveal: deletes and returns the customer's unexpired reveal rows (newest first). */
+  takeReveals(customerId: string, now: Date): Promise<RevealRow[]>;
+
+  createLoginToken(token: LoginToken): Promise<void>;
+  /** Single use: deletes the token row and returns its customer id when it exists and has not expired. */
+  consumeLoginToken(hash: string, now: Date): Promise<string | null>;
+  createSession(session: DashboardSession): Promise<void>;
+  /** The customer id of an unexpired session. */
+  findSession(hash: string, now: Date): Promise<string | null>;
+  deleteSession(hash: string): Promise<void>;
+
+  /**
+   * Claims due outbox rows (not sent, not dead, next_attempt_at <= now; only `id` when given)
+   * by moving their next_attempt_at to `leaseUntil`, so two workers never hold the same row
+   * (PostgreSQL: FOR UPDATE SKIP LOCKED). Oldest first, at most `limit`.
+   */
+  claimOutbox(now: Date, leaseUntil: Date, limit: number, id?: string): Promise<OutboxMessage[]>;
+  /** Marks the row sent and wipes its sealed body. */
+  markOutboxSent(id: string, now: Date): Promise<void>;
+  /** Counts a failed attempt; `nextAttemptAt` null marks the row dead and wipes its sealed body. */
+  markOutboxFailed(id: string, nextAttemptAt: Date | null, error: string): Promise<void>;
+
+  /** Overage already reported for the month (`reported`) and a report begun but not confirmed (`pending`). */
+  getOverageCursor(customerId: string, month: string): Promise<OverageCursor>;
+  /** Records that calls up to `through` are being reported (the meter event identifier derives from it). */
+  setOveragePending(customerId: string, month: string, through: number): Promise<void>;
+  /** reported = through, pending = null. */
+  commitOverage(customerId: string, month: string, through: number): Promise<void>;
+  /** Insert-if-absent of (customer, month); true only for the call that inserted. */
+  claimContractReview(customerId: string, month: string): Promise<boolean>;
+
+  /** Deletes expired reveal rows, login tokens and sessions. */
+  purgeExpired(now: Date): Promise<void>;
+}
+
+export interface CheckoutCompletion {
+  eventId: string;
+  eventCreated: Date;
+  checkoutSessionId: string;
+  stripeCustomerId: string | null;
+  stripeSubscriptionId: string | null;
+  customer: NewCustomer;
+  key: NewKey;
+  /** The plaintext key sealed with AES-GCM (SECRET_KEY). */
+  reveal: { sealed: string; expires_at: Date };
+  mail: { id: string; to: string; sealed: string; created_at: Date };
+}
+
+export type CheckoutOutcome =
+  | { outcome: 'applied'; customer: Customer; key: ApiKey; mailId: string }
+  | { outcome: 'duplicate_event' | 'duplicate_session' };
+
+export interface BillingChange {
+  eventId: string;
+  eventCreated: Date;
+  stripeCustomerId: string;
+  status?: 'active' | 'past_due' | 'canceled';
+  tier?: TierId;
+}
+
+export type BillingChangeOutcome = 'applied' | 'duplicate_event' | 'stale' | 'unknown_customer';
+
+export interface RevealRow {
+  customer_id: string;
+  key_id: string;
+  sealed: string;
+  expires_at: Date;
+}
+
+export interface LoginToken {
+  hash: string;
+  customer_id: string;
+  expires_at: Date;
+}
+
+export interface DashboardSession {
+  hash: string;
+  customer_id: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface OutboxMessage {
+  id: string;
+  customer_id: string;
+  to: string;
+  /** Sealed JSON {subject, text, html?}; empty once sent or dead. */
+  sealed: string;
+  attempts: number;
+  next_attempt_at: Date;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+export interface OverageCursor {
+  reported: number;
+  pending: number | null;
 }
 
 // ───────────────────────────── Limiter ─────────────────────────────
@@ -300,6 +440,58 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+/** A verified Stripe event reduced to what the service acts on. */
+export type BillingEvent = { id: string; created: Date; livemode: boolean } & (
+  | {
+      type: 'checkout_completed';
+      checkoutSessionId: string;
+      stripeCustomerId: string | null;
+      subscriptionId: string | null;
+      email: string | null;
+      /** From metadata.tier; null when absent or unknown. */
+      tier: TierId | null;
+      /** paid or no payment required: only then is a key issued. */
+      paid: boolean;
+    }
+  | { type: 'payment_failed'; stripeCustomerId: string }
+  | { type: 'payment_succeeded'; stripeCustomerId: string; tier: TierId | null }
+  | { type: 'subscription_updated'; stripeCustomerId: string; tier: TierId | null; status: 'active' | 'past_due' | 'canceled' | null }
+  | { type: 'subscription_deleted'; stripeCustomerId: string }
+  | { type: 'ignored'; stripeType: string }
+);
+
+export interface CheckoutRequest {
+  tier: TierId;
+  email: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface CheckoutSessionInfo {
+  id: string;
+  /** Stripe's status: open, complete or expired. */
+  status: string;
+  paid: boolean;
+  email: string | null;
+}
+
+export interface OverageReport {
+  stripeCustomerId: string;
+  /** Calls past the quota covered by this report. */
+  value: number;
+  /** Idempotent identifier: the same report sent twice is counted once. */
+  identifier: string;
+  timestamp: Date;
+}
+
+export interface Billing {
+  /** Verifies the signature (tolerance 300 s) and normalizes the event; null when the signature is bad. */
+  verifyWebhook(payload: Uint8Array, signatureHeader: string): Promise<BillingEvent | null>;
+  createCheckout(request: CheckoutRequest): Promise<{ id: string; url: string }>;
+  getCheckout(sessionId: string): Promise<CheckoutSessionInfo | null>;
+  reportOverage(report: OverageReport): Promise<void>;
+}
+
 // ───────────────────────────── Clock, Logger, Alarm ─────────────────────────────
 
 export interface Clock {
@@ -323,3 +515,13 @@ export interface Logger {
 export interface Alarm {
   raise(kind: string, detail: Record<string, unknown>): void;
 }
+
+// ───────────────────────────── Search events ─────────────────────────────
+
+/**
+ * A search-event beacon: `observed` (which hits the user saw, at which positions) or `refined`
+ * (the next query the user typed). search_id and key_id come from the verified beacon token.
+ */
+export type SearchEvent =
+  | { kind: 'observed'; search_id: string; key_id: string; received_at: Date; hits: Array<{ id: number; position: number }> }
+  | { kind: 'refined'; search_id: string; key_id: string; received_at: Date; q: string };

@@ -1,4 +1,4 @@
-import type { Accounts, Alarm, Catalogue, Clock, Limiter, Logger, Mailer } from './ports.js';
+import type { Accounts, Alarm, Billing, Catalogue, Clock, Limiter, Logger, Mailer } from './ports.js';
 
 /** The ports a service is built from. Clock, Logger and Alarm have defaults. */
 export interface Ports {
@@ -6,6 +6,8 @@ export interface Ports {
   accounts: Accounts;
   limiter: Limiter;
   mailer?: Mailer;
+  /** Stripe; without it signup and the webhook answer 503 billing_unavailable. */
+  billing?: Billing;
   clock: Clock;
   logger: Logger;
   alarm: Alarm;

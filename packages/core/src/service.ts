@@ -6,18 +6,19 @@
  * (rate limit, request id) → concurrency slot released off the response path. Every error
  * becomes the spec's body in one place (`errorResponse`).
  */
-import { monotonicFactory } from 'ulidx';
 import { type ResolvedConfig, type ServiceConfig, resolveConfig } from './config.js';
 import { consoleLogger, loggingAlarm, systemClock, throttledAlarm } from './defaults.js';
 import { admitKey, admitPublic, checkAdmin, type Admission } from './gate/admission.js';
 import { ApiError, errorResponse } from './http/api-error.js';
-import { raceSignal, requestSignal } from './http/deadline.js';
+import { DeadlineQueue, type RequestLifetime } from './http/deadline.js';
+import { newRequestId } from './http/request-id.js';
 import type { Method, RouteContext, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
 import { allRoutes } from './routes/index.js';
 import type { Ports, PortsInput } from './service-ports.js';
 import { runJobs } from './jobs.js';
 import { type RawQuery, parseQuery, rawQueryOf } from './validation/query.js';
+import { createCutover } from './versioning.js';
 
 export interface RequestContextInput {
   /** Client IP as the host sees it (after TRUST_PROXY handling). */
@@ -34,8 +35,6 @@ export interface Service {
   readonly config: ResolvedConfig;
 }
 
-const newRequestId = monotonicFactory();
-
 export function createService(input: PortsInput, serviceConfig: ServiceConfig): Service {
   const clock = input.clock ?? systemClock;
   const logger = input.logger ?? consoleLogger();
@@ -43,8 +42,11 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const config = resolveConfig(serviceConfig);
   const routes = allRoutes(config);
   const router = createRouter(routes);
+  const deadlines = new DeadlineQueue(config.requestDeadlineMs);
+  const cutover = createCutover(config, routes);
 
-  async function handle(request: Request, context: RequestContextInput | undefined, requestId: string): Promise<Response> {
+  /** `notice` receives the cutover headers (Deprecation, Sunset, Link) for answers and refusals alike. */
+  async function handle(request: Request, context: RequestContextInput | undefined, requestId: string, notice: { headers: Record<string, string> | null }): Promise<Response> {
     const url = new URL(request.url);
     const match = await router.match(request, url);
     if (!match) throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
@@ -62,10 +64,14 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     }
 
     const now = clock.now();
-    const deadline = requestSignal(request.signal, config.requestDeadlineMs);
+    const versioned = cutover.decide(def, match.params, url, now);
+    notice.headers = versioned.headers;
+    if (versioned.redirect) return isHead ? new Response(null, { status: 308, headers: versioned.redirect.headers }) : versioned.redirect;
+    if (versioned.gone) throw versioned.gone;
+    const lifetime = deadlines.start(request.signal);
     let admission: Admission | null = null;
     try {
-      admission = await raceSignal(admit(def, request, context, now, deadline.signal), deadline.signal);
+      admission = await lifetime.race(admit(def, request, context, now, lifetime));
       const admitted = admission;
       let response: Response;
       try {
@@ -76,14 +82,17 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
           query: parseQuery(rawQueryOf(url.searchParams) as RawQuery, def.query ?? {}),
           requestId,
           now,
-          signal: deadline.signal,
+          get signal() {
+            return lifetime.signal;
+          },
+          options: lifetime.callOptions,
           ports,
           config,
           principal: admitted.principal,
           base: url.pathname.startsWith('/api/v2') ? '/api/v2' : '/api/v1',
           waitUntil: (p) => keepAlive(context, p),
         };
-        response = await raceSignal(Promise.resolve(def.handler(ctx)), deadline.signal);
+        response = await lifetime.race(Promise.resolve(def.handler(ctx)));
       } catch (error) {
         if (error instanceof ApiError && admitted.headers) Object.assign(error.headers, admitted.headers);
         throw error;
@@ -91,17 +100,17 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
       if (admission.headers) for (const name in admission.headers) response.headers.set(name, admission.headers[name] as string);
       return isHead ? new Response(null, { status: response.status, headers: response.headers }) : response;
     } finally {
-      deadline.dispose();
+      lifetime.dispose();
       if (admission?.release) keepAlive(context, admission.release());
     }
   }
 
-  function admit(def: RouteDef, request: Request, context: RequestContextInput | undefined, now: number, signal: AbortSignal): Promise<Admission> {
+  function admit(def: RouteDef, request: Request, context: RequestContextInput | undefined, now: number, lifetime: RequestLifetime): Promise<Admission> {
     switch (def.access) {
       case 'key':
-        return admitKey(request, ports, now, true, signal);
+        return admitKey(request, ports, now, true, lifetime);
       case 'key-uncounted':
-        return admitKey(request, ports, now, false, signal);
+        return admitKey(request, ports, now, false, lifetime);
       case 'public':
         return admitPublic(context?.clientIp ?? 'unknown', ports, config, now);
       case 'admin':
@@ -120,9 +129,11 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
 
   async function fetch(request: Request, context?: RequestContextInput): Promise<Response> {
     const requestId = newRequestId();
+    const notice: { headers: Record<string, string> | null } = { headers: null };
     let response: Response;
     try {
-      response = await handle(request, context, requestId);
+      response = await handle(request, context, requestId, notice);
+      if (notice.headers) for (const name in notice.headers) response.headers.set(name, notice.headers[name] as string);
     } catch (error) {
       if (error instanceof ApiError) {
         response = errorResponse(error, requestId);
@@ -131,6 +142,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
         logger.log({ level: 'error', kind: 'request.internal_error', request_id: requestId, error: describe(error), stack: error instanceof Error ? error.stack : undefined });
         response = errorResponse(new ApiError(500, 'internal', { request_id: requestId }), requestId);
       }
+      if (notice.headers) for (const name in notice.headers) response.headers.set(name, notice.headers[name] as string);
       if (request.method === 'HEAD') response = new Response(null, { status: response.status, headers: response.headers });
       return response;
     }
@@ -142,7 +154,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     fetch,
     routes,
     config,
-    runJobs: (now) => runJobs(ports, now ?? new Date(clock.now())),
+    runJobs: (now) => runJobs(ports, now ?? new Date(clock.now()), config),
   };
 }
 

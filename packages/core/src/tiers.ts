@@ -42,10 +42,16 @@ export function policyFor(customer: Customer): LimitPolicy & { batchMax: number 
   };
 }
 
+// The month of the last call, kept so the hot path formats a date once a month, not per call.
+let cachedMonth = { from: 0, to: -1, label: '' };
+
 /** 'YYYY-MM' of the UTC calendar month containing `epochMs`. */
 export function monthOf(epochMs: number): string {
+  if (epochMs >= cachedMonth.from && epochMs < cachedMonth.to) return cachedMonth.label;
   const d = new Date(epochMs);
-  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+  const label = `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+  cachedMonth = { from: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), to: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1), label };
+  return label;
 }
 
 /** Epoch ms of 00:00 UTC on the 1st of the month after the one containing `epochMs`. */

@@ -22,3 +22,4 @@ export { assignSlugs, slugBase, slugify } from './slugs.js';
 export { foldText, nameKey, tokensOf } from './text.js';
 // Search scoring lives beside the memory index; adapters build their documents with it.
 export { round6, searchEntry, TYPE_ORDER, type SearchEntry } from '../memory/search-index.js';
+export { releaseUrlKey } from '../memory/catalogue-index.js';

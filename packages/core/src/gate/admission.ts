@@ -22,8 +22,13 @@ export interface Admission {
   release: (() => Promise<void>) | null;
 }
 
-export async function admitKey(request: Request, ports: Ports, now: number, counted: boolean, signal: AbortSignal): Promise<Admission> {
-  const principal = await authenticate(request, ports.accounts, { signal });
+export async function admitKey(request: Request, ports: Ports, now: number, counted: boolean, lifetime: { readonly signal: AbortSignal }): Promise<Admission> {
+  // A getter, so the AbortSignal is only made when the store actually uses it.
+  const principal = await authenticate(request, ports.accounts, {
+    get signal() {
+      return lifetime.signal;
+    },
+  });
   const admitRequest: AdmitRequest = {
     customerId: principal.customer.id,
     environment: principal.key.environment,
@@ -37,7 +42,9 @@ export async function admitKey(request: Request, ports: Ports, now: number, coun
     }
     const decision = await ports.limiter.admit(admitRequest);
     if (!decision.allowed) throw rateLimited(decision, decision.reason ?? 'burst');
-    if (principal.policy.quotaMode === 'contract' && decision.monthCount === CONTRACT_REVIEW_CALLS + 1) {
+    // Once per customer and month: live and test cross separately, and runJobs backs up a
+    // crossing the gate missed; the claim makes all of them one alarm.
+    if (principal.policy.quotaMode === 'contract' && decision.monthCount === CONTRACT_REVIEW_CALLS + 1 && (await ports.accounts.claimContractReview(principal.customer.id, monthOf(now)).catch(() => true))) {
       const detail = { customer_id: principal.customer.id, environment: principal.key.environment, month: monthOf(now), calls: decision.monthCount };
       ports.logger.log({ level: 'warn', kind: 'quota.contract_review', ...detail });
       ports.alarm.raise('quota.contract_review', detail);

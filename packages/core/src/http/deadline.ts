@@ -5,41 +5,126 @@ export function requestAborted(): ApiError {
 }
 
 /**
- * One AbortSignal for the request: fires at the wall-clock deadline or when the client goes
- * away. Ports get the signal so a running database query is cancelled, not abandoned.
+ * Deadlines of the requests in flight. Every request gets the same budget, so deadlines
+ * arrive in order: a linked list in arrival order with one timer for its head replaces a
+ * timer per request (arming and clearing a timer cost more than the rest of a fast request).
  */
-export function requestSignal(clientSignal: AbortSignal | undefined, deadlineMs: number): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(requestAborted()), deadlineMs);
-  const onClientAbort = () => controller.abort(requestAborted());
-  if (clientSignal) {
-    if (clientSignal.aborted) onClientAbort();
-    else clientSignal.addEventListener('abort', onClientAbort, { once: true });
+export class DeadlineQueue {
+  head: RequestLifetime | null = null;
+  tail: RequestLifetime | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(readonly budgetMs: number) {}
+
+  start(client: AbortSignal | undefined): RequestLifetime {
+    const lifetime = new RequestLifetime(this, client, Date.now() + this.budgetMs);
+    lifetime.prev = this.tail;
+    if (this.tail) this.tail.next = lifetime;
+    else this.head = lifetime;
+    this.tail = lifetime;
+    if (this.timer === null) this.arm(lifetime.deadlineAt);
+    return lifetime;
   }
-  return {
-    signal: controller.signal,
-    dispose() {
-      clearTimeout(timer);
-      clientSignal?.removeEventListener('abort', onClientAbort);
-    },
+
+  unlink(lifetime: RequestLifetime): void {
+    if (lifetime.prev) lifetime.prev.next = lifetime.next;
+    else if (this.head === lifetime) this.head = lifetime.next;
+    if (lifetime.next) lifetime.next.prev = lifetime.prev;
+    else if (this.tail === lifetime) this.tail = lifetime.prev;
+    lifetime.prev = lifetime.next = null;
+    // Nothing left to watch: drop the timer so an idle process is free to exit.
+    if (this.head === null && this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private arm(at: number): void {
+    this.timer = setTimeout(this.fire, Math.max(0, at - Date.now()));
+  }
+
+  private readonly fire = (): void => {
+    this.timer = null;
+    const now = Date.now();
+    while (this.head && this.head.deadlineAt <= now) this.head.expire();
+    if (this.head) this.arm(this.head.deadlineAt);
   };
 }
 
-/** Resolves with `work`, or rejects with 504 request_aborted as soon as `signal` fires. */
-export function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
+/**
+ * The lifetime of one request: the wall-clock deadline and the client's disconnect.
+ *
+ * The AbortSignal handed to ports is created only when a port asks for it: an AbortController
+ * costs more than the rest of an in-memory request, and most calls never need one. `race`
+ * rejects a hung step with 504 request_aborted whether or not anything looked at the signal.
+ */
+export class RequestLifetime {
+  prev: RequestLifetime | null = null;
+  next: RequestLifetime | null = null;
+  private controller: AbortController | null = null;
+  private rejectRace: ((error: unknown) => void) | null = null;
+  private ended = false;
+
+  constructor(
+    private readonly queue: DeadlineQueue,
+    private readonly client: AbortSignal | undefined,
+    readonly deadlineAt: number,
+  ) {}
+
+  /** The deadline passed or the client went away: cancel what runs. */
+  readonly expire = (): void => {
+    if (this.ended) return;
+    this.ended = true;
+    this.queue.unlink(this);
+    const reason = requestAborted();
+    this.controller?.abort(reason);
+    this.rejectRace?.(reason);
+  };
+
+  /** Fires at the deadline or when the client goes away; pass it to every port call. */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.ended) this.controller.abort(requestAborted());
+      else if (this.client?.aborted) this.expire();
+      else this.client?.addEventListener('abort', this.expire, { once: true });
+    }
+    return this.controller.signal;
+  }
+
+  /** CallOptions for ports whose `signal` is made on first read. */
+  readonly callOptions: { readonly signal: AbortSignal } = (() => {
+    const lifetime = this;
+    return {
+      get signal() {
+        return lifetime.signal;
       },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+    };
+  })();
+
+  /** Resolves with `work`, or rejects with 504 request_aborted as soon as the lifetime ends. */
+  race<T>(work: Promise<T>): Promise<T> {
+    if (this.ended) return Promise.reject(requestAborted());
+    return new Promise<T>((resolve, reject) => {
+      this.rejectRace = reject;
+      work.then(
+        (value) => {
+          this.rejectRace = null;
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.rejectRace = null;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  dispose(): void {
+    if (!this.ended) {
+      this.ended = true;
+      this.queue.unlink(this);
+    }
+    if (this.controller) this.client?.removeEventListener('abort', this.expire);
+  }
 }

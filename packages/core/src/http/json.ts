@@ -1,14 +1,10 @@
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A JSON 2xx answer; headers are appended by the pipeline (request id, limits, deprecation). */
+/** A JSON answer; the pipeline appends request id and rate-limit headers. Plain-object headers: no Headers allocation. */
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  const h = new Headers(headers);
-  h.set('content-type', JSON_TYPE);
-  return new Response(JSON.stringify(body), { status, headers: h });
+  return new Response(JSON.stringify(body), { status, headers: headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE } });
 }
 
 export function html(body: string, status = 200, headers?: Record<string, string>): Response {
-  const h = new Headers(headers);
-  h.set('content-type', 'text/html; charset=utf-8');
-  return new Response(body, { status, headers: h });
+  return new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
 }

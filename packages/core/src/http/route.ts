@@ -4,7 +4,7 @@
  */
 import type * as v from 'valibot';
 import type { ResolvedConfig } from '../config.js';
-import type { Customer, ApiKey, LimitPolicy } from '../ports.js';
+import type { ApiKey, CallOptions, Customer, LimitPolicy } from '../ports.js';
 import type { Ports } from '../service-ports.js';
 import type { QueryOutput, QuerySpec } from '../validation/query.js';
 
@@ -33,6 +33,8 @@ export interface RouteContext<Q = Record<string, unknown>> {
   /** Epoch ms from the injected clock at the start of the request. */
   now: number;
   signal: AbortSignal;
+  /** Pass to every port call: its `signal` is created only if the port reads it. */
+  options: CallOptions;
   ports: Ports;
   config: ResolvedConfig;
   /** The authenticated caller on `key` routes. */

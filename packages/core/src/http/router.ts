@@ -51,13 +51,19 @@ export function createRouter(routes: readonly RouteDef[]): Router {
   }
   return {
     routes,
-    async match(request, _url) {
-      // itty reads only `method` and `url` and writes `params`: hand it a scratch object, not the Request.
-      const hit = (await itty.fetch({ method: request.method, url: request.url } as never)) as { entry: PathEntry; params: Record<string, string> } | undefined;
-      if (!hit) return null;
-      const params: Record<string, string | null> = {};
-      for (const [k, raw] of Object.entries(hit.params)) params[k] = decode(raw);
-      return { byMethod: hit.entry.byMethod, params, allow: hit.entry.allow };
+    // itty-router compiles each path pattern to a RegExp; matching the already-parsed
+    // pathname against those avoids itty's own second URL parse on every request.
+    async match(_request, url) {
+      for (const [, regex, handlers] of itty.routes as unknown as Array<[string, RegExp, Array<(req: { params: Record<string, string> }) => { entry: PathEntry }>]>) {
+        const found = regex.exec(url.pathname);
+        if (!found) continue;
+        const raw = found.groups ?? {};
+        const { entry } = (handlers[0] as (req: { params: Record<string, string> }) => { entry: PathEntry })({ params: raw });
+        const params: Record<string, string | null> = {};
+        for (const k in raw) params[k] = decode(raw[k] as string);
+        return { byMethod: entry.byMethod, params, allow: entry.allow };
+      }
+      return null;
     },
   };
 }

@@ -127,7 +127,8 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
       searchEntry(
         { type: 'master', id: master.master_id, slug: null, name: master.title, year: master.year, artists: artistNames, genres: master.genres, styles: master.styles },
         master.title,
-        artistNames,
+        // Genres and styles are searchable too: "house" should find House records.
+        [...artistNames, ...master.genres, ...master.styles],
         releasesByMaster.get(master.master_id)?.length ?? 0,
         {
           genre: master.genres,
@@ -180,7 +181,7 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
       searchEntry(
         { type: 'festival', id: clusterIdOf('festival', row.festival_id), slug: slugs.festival.get(row.festival_id) ?? null, name: row.name, year: null, artists: [], genres: row.genres, styles: [] },
         row.name,
-        [],
+        row.genres,
         lineup.size,
         null,
       ),

@@ -17,7 +17,7 @@ import { bandcampSignalsOf } from '../catalogue/signals/bandcamp-signals.js';
 import { breakoutsQuery, onesToWatchQuery, tastemakersQuery } from '../catalogue/signals/engine.js';
 import { nameKey, tokensOf } from '../catalogue/text.js';
 import { buildCatalogueIndex, mainReleaseOf, releaseUrlKey, type CatalogueIndex } from './catalogue-index.js';
-import { comparePositions, facetValuesOf, hasAnyFilter, matchesFilters, scoreOf, TYPE_ORDER, type SearchEntry } from './search-index.js';
+import { comparePositions, facetValuesOf, hasAnyFilter, matchesFilters, scoreOf, TYPE_ORDER, type MasterFacetValues, type SearchEntry } from './search-index.js';
 
 const AGENT_KINDS: AgentKind[] = ['artist', 'label', 'festival'];
 
@@ -61,8 +61,17 @@ function sizeOf(index: CatalogueIndex, kind: AgentKind, sourceId: number): numbe
   return 0;
 }
 
+// Assembled master records, built on first read: the data never changes after indexing, and
+// callers only spread the record, never mutate it.
+const assembled = new WeakMap<MasterRow, MasterData>();
+
 function masterData(index: CatalogueIndex, master: MasterRow): MasterData {
-  return masterRecordOf(master, mainReleaseOf(index, master), index.lookup);
+  let record = assembled.get(master);
+  if (!record) {
+    record = masterRecordOf(master, mainReleaseOf(index, master), index.lookup);
+    assembled.set(master, record);
+  }
+  return record;
 }
 
 function agentSourceId(entry: SearchEntry): { kind: AgentKind; sourceId: number } | null {
@@ -73,15 +82,14 @@ function agentSourceId(entry: SearchEntry): { kind: AgentKind; sourceId: number 
 export function createMemoryCatalogue(data: CatalogueData): Catalogue {
   const index = buildCatalogueIndex(data);
 
-  /** Masters matching q and filters, with their score. */
-  function matchingMasters(q: string | null, filters: SearchQuery['filters']): Array<{ entry: SearchEntry; score: number }> {
+  /** Facet values of the masters matching q and filters. */
+  function matchingMasters(q: string | null, filters: SearchQuery['filters']): MasterFacetValues[] {
     const tokens = q ? tokensOf(q) : [];
     const key = tokens.join(' ');
-    const matches: Array<{ entry: SearchEntry; score: number }> = [];
+    const matches: MasterFacetValues[] = [];
     for (const entry of index.entries) {
       if (entry.hit.type !== 'master' || !entry.facets || !matchesFilters(entry.facets, filters)) continue;
-      const score = scoreOf(entry, tokens, key);
-      if (score !== null) matches.push({ entry, score });
+      if (scoreOf(entry, tokens, key) !== null) matches.push(entry.facets);
     }
     return matches;
   }
@@ -178,10 +186,8 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
       const facets: FacetsResult['facets'] = {};
       for (const name of query.facets) {
         const counts = new Map<string | number, number>();
-        for (const { entry } of matches) {
-          for (const value of facetValuesOf(entry.facets ?? { genre: [], style: [], format: [], country: [], label: [], labelKeys: new Set(), year: null }, name)) {
-            counts.set(value, (counts.get(value) ?? 0) + 1);
-          }
+        for (const facets of matches) {
+          for (const value of facetValuesOf(facets, name)) counts.set(value, (counts.get(value) ?? 0) + 1);
         }
         const values: FacetValue[] = [...counts].map(([value, count]) => ({ value, count }));
         values.sort(

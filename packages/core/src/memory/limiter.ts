@@ -23,88 +23,110 @@ export interface MemoryLimiter extends Limiter {
   inFlight(keyId: string, now: number): number;
 }
 
+/** Counters of one customer in one environment. */
+interface Owner {
+  log: SlidingLog;
+  months: Map<string, number>;
+}
+
+const noRelease = async () => {};
+
 export function createMemoryLimiter(): MemoryLimiter {
+  // customer id → environment → counters: nested maps spare a key concatenation per call.
+  const owners = new Map<string, { live?: Owner; test?: Owner }>();
   const windows = new Map<string, WindowCounts>();
-  const logs = new Map<string, SlidingLog>();
-  const months = new Map<string, number>();
   const leases = new Map<string, Map<number, number>>();
   let nextLease = 1;
 
-  function burst(key: string, now: number): { counts: WindowCounts; estimate: number; resetAt: number } {
+  function ownerOf(customerId: string, environment: Environment): Owner {
+    let byEnv = owners.get(customerId);
+    if (!byEnv) {
+      byEnv = {};
+      owners.set(customerId, byEnv);
+    }
+    let owner = byEnv[environment];
+    if (!owner) {
+      owner = { log: new SlidingLog(BURST_WINDOW_MS), months: new Map() };
+      byEnv[environment] = owner;
+    }
+    return owner;
+  }
+
+  function liveLeases(keyId: string, now: number): Map<number, number> {
+    let held = leases.get(keyId);
+    if (!held) {
+      held = new Map<number, number>();
+      leases.set(keyId, held);
+    }
+    for (const [id, expiresAt] of held) if (expiresAt <= now) held.delete(id);
+    return held;
+  }
+
+  function publicWindow(ip: string, now: number) {
+    const key = `ip:${ip}`;
     const counts = rollWindow(windows.get(key) ?? { window: Math.floor(now / BURST_WINDOW_MS), current: 0, previous: 0 }, now, BURST_WINDOW_MS);
     windows.set(key, counts);
     return { counts, ...windowState(counts, now, BURST_WINDOW_MS) };
   }
 
-  function burstLog(owner: string, now: number): { log: SlidingLog; used: number } {
-    let log = logs.get(owner);
-    if (!log) {
-      log = new SlidingLog(BURST_WINDOW_MS);
-      logs.set(owner, log);
-    }
-    return { log, used: log.count(now) };
-  }
-
-  function liveLeases(keyId: string, now: number): Map<number, number> {
-    const held = leases.get(keyId) ?? new Map<number, number>();
-    for (const [id, expiresAt] of held) if (expiresAt <= now) held.delete(id);
-    leases.set(keyId, held);
-    return held;
-  }
-
-  const customerKey = (customerId: string, environment: Environment) => `${customerId}:${environment}`;
-
   return {
     async admit(request: AdmitRequest): Promise<LimitDecision> {
       const { policy, now } = request;
-      const owner = customerKey(request.customerId, request.environment);
-      const monthKey = `${owner}:${monthOf(now)}`;
-      const used = months.get(monthKey) ?? 0;
-      const b = burstLog(owner, now);
+      const owner = ownerOf(request.customerId, request.environment);
+      const month = monthOf(now);
+      const used = owner.months.get(month) ?? 0;
+      const inWindow = owner.log.count(now);
       const held = liveLeases(request.keyId, now);
-      const reset = Math.ceil(b.log.nextFree(now) / 1000);
-      const base = { limit: policy.burstPerMinute, reset, monthCount: used, release: async () => {} };
+      const limit = policy.burstPerMinute;
 
+      let reason: LimitDecision['reason'] = null;
+      let retryAfterSeconds = 0;
       if (policy.quotaMode === 'block' && used >= policy.quotaPerMonth) {
-        return { ...base, allowed: false, reason: 'quota', remaining: 0, retryAfterSeconds: Math.ceil((nextMonthStart(now) - now) / 1000) };
-      }
-      if (b.used >= policy.burstPerMinute) {
-        return { ...base, allowed: false, reason: 'burst', remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((b.log.nextFree(now) - now) / 1000)) };
-      }
-      if (held.size >= policy.concurrency) {
+        reason = 'quota';
+        retryAfterSeconds = Math.ceil((nextMonthStart(now) - now) / 1000);
+      } else if (inWindow >= limit) {
+        reason = 'burst';
+        retryAfterSeconds = Math.max(1, Math.ceil((owner.log.nextFree(now) - now) / 1000));
+      } else if (held.size >= policy.concurrency) {
         // Slots free as soon as an in-flight call returns, typically well under a second.
-        return { ...base, allowed: false, reason: 'concurrency', remaining: Math.max(0, policy.burstPerMinute - b.used), retryAfterSeconds: 1 };
+        reason = 'concurrency';
+        retryAfterSeconds = 1;
+      }
+      if (reason !== null) {
+        const remaining = reason === 'concurrency' ? Math.max(0, limit - inWindow) : 0;
+        return { allowed: false, reason, limit, remaining, reset: Math.ceil(owner.log.nextFree(now) / 1000), retryAfterSeconds, monthCount: used, release: noRelease };
       }
 
-      b.log.add(now);
-      months.set(monthKey, used + 1);
+      owner.log.add(now);
+      owner.months.set(month, used + 1);
       const leaseId = nextLease++;
       held.set(leaseId, now + LEASE_MS);
       return {
-        ...base,
-        reset: Math.ceil(b.log.nextFree(now) / 1000),
         allowed: true,
         reason: null,
-        remaining: Math.max(0, policy.burstPerMinute - (b.used + 1)),
+        limit,
+        remaining: Math.max(0, limit - (inWindow + 1)),
+        reset: Math.ceil(owner.log.nextFree(now) / 1000),
         retryAfterSeconds: 0,
         monthCount: used + 1,
         release: async () => {
-          leases.get(request.keyId)?.delete(leaseId);
+          held.delete(leaseId);
         },
       };
     },
 
     async peek(request: AdmitRequest): Promise<BurstState> {
-      const b = burstLog(customerKey(request.customerId, request.environment), request.now);
-      return { limit: request.policy.burstPerMinute, remaining: Math.max(0, request.policy.burstPerMinute - b.used), reset: Math.ceil(b.log.nextFree(request.now) / 1000) };
+      const owner = ownerOf(request.customerId, request.environment);
+      const limit = request.policy.burstPerMinute;
+      return { limit, remaining: Math.max(0, limit - owner.log.count(request.now)), reset: Math.ceil(owner.log.nextFree(request.now) / 1000) };
     },
 
     async monthCount(customerId, environment, month) {
-      return months.get(`${customerKey(customerId, environment)}:${month}`) ?? 0;
+      return owners.get(customerId)?.[environment]?.months.get(month) ?? 0;
     },
 
     async admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision> {
-      const b = burst(`ip:${ip}`, now);
+      const b = publicWindow(ip, now);
       const reset = Math.ceil(b.resetAt / 1000);
       if (b.estimate >= limitPerMinute) {
         return { allowed: false, limit: limitPerMinute, remaining: 0, reset, retryAfterSeconds: Math.max(1, Math.ceil((b.resetAt - now) / 1000)) };
@@ -114,10 +136,9 @@ export function createMemoryLimiter(): MemoryLimiter {
     },
 
     async runJobs(now: number) {
-      // Forget windows and lease sets nobody used for two windows, so memory stays bounded.
+      // Forget what nobody used for two windows, so memory stays bounded.
       const current = Math.floor(now / BURST_WINDOW_MS);
       for (const [key, counts] of windows) if (counts.window < current - 1) windows.delete(key);
-      for (const [key, log] of logs) if (log.count(now) === 0) logs.delete(key);
       for (const [keyId] of leases) if (liveLeases(keyId, now).size === 0) leases.delete(keyId);
     },
 

@@ -26,7 +26,7 @@ export interface SearchEntry {
   hit: Omit<SearchHitData, 'score'>;
   /** The folded name, for exact full-name matches (a master's title). */
   nameKey: string;
-  /** Tokens a query may match: the name (and a master's artist names). */
+  /** Tokens a query may match: the name, a master's artist names, genres and styles, a festival's genres. */
   tokens: string[];
   tokenSet: Set<string>;
   /** log10(1 + size) / 10, where size is releases (master), masters (artist, label) or lineup artists (festival). */

@@ -2,19 +2,26 @@
  * An exact sliding window: the times of the calls admitted in the last `windowMs`. Unlike a
  * weighted two-window estimate, steady traffic at exactly the limit always passes (spec,
  * Limits rule 2) and a burst never exceeds the limit in any window.
+ *
+ * Times are appended in order, so expired ones sit at the front: a head index skips them and
+ * the array is compacted only now and then, keeping each call O(1) amortised.
  */
 export class SlidingLog {
   private times: number[] = [];
+  private head = 0;
 
   constructor(private readonly windowMs: number) {}
 
-  /** Drops calls at or before now − window; returns how many remain. */
+  /** Forgets calls at or before now − window; returns how many remain. */
   count(now: number): number {
     const cutoff = now - this.windowMs;
-    let drop = 0;
-    while (drop < this.times.length && (this.times[drop] as number) <= cutoff) drop++;
-    if (drop > 0) this.times.splice(0, drop);
-    return this.times.length;
+    const times = this.times;
+    while (this.head < times.length && (times[this.head] as number) <= cutoff) this.head++;
+    if (this.head > 1024 && this.head * 2 > times.length) {
+      this.times = times.slice(this.head);
+      this.head = 0;
+    }
+    return this.times.length - this.head;
   }
 
   add(now: number): void {
@@ -23,11 +30,7 @@ export class SlidingLog {
 
   /** Epoch ms when the oldest counted call leaves the window (a slot frees); now + window when empty. */
   nextFree(now: number): number {
-    const oldest = this.times[0];
+    const oldest = this.times[this.head];
     return oldest === undefined ? now + this.windowMs : oldest + this.windowMs;
-  }
-
-  get empty(): boolean {
-    return this.times.length === 0;
   }
 }

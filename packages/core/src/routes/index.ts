@@ -2,7 +2,13 @@
 import type { ResolvedConfig } from '../config.js';
 import type { RouteDef } from '../http/route.js';
 import { adminKeysRoute } from './ops/admin-keys.js';
+import { billingRoutes } from './ops/billing-routes.js';
 import { usageRoute } from './ops/usage.js';
+import { searchEventRoutes } from './ops/search-events.js';
+import { wayfindMasterRoute, wayfindRoute } from './ops/wayfind.js';
+import { migrationGuideRoute } from './docs/migration-guide.js';
+import { v2Routes } from './v2/index.js';
+import { beaconSignerFor } from '../gate/beacon-token.js';
 import { artistRoute, labelRoute, slugDossierRoutes } from './v1/agents.js';
 import { bandcampArtistRoute, bandcampManifestRoute, bandcampReleaseRoute } from './v1/bandcamp.js';
 import { facetsRoute } from './v1/facets.js';
@@ -15,6 +21,8 @@ import { breakoutsRoute, onesToWatchRoute, tastemakersRoute } from './v1/signals
 
 export function allRoutes(_config: ResolvedConfig): RouteDef[] {
   const v1 = '/api/v1';
+  // A SECRET_KEY that is set but malformed or short stops the service here, not at the first search.
+  beaconSignerFor(_config.secretKey);
   const routes: RouteDef[] = [];
   const list = () => routes;
   routes.push(
@@ -37,7 +45,13 @@ export function allRoutes(_config: ResolvedConfig): RouteDef[] {
     bandcampManifestRoute(),
     bandcampArtistRoute(),
     usageRoute(),
+    ...searchEventRoutes(v1),
+    wayfindRoute(list),
+    wayfindMasterRoute(),
+    ...v2Routes(list),
+    migrationGuideRoute(list),
     adminKeysRoute(),
+    ...billingRoutes(),
   );
   return routes;
 }

@@ -1,11 +1,11 @@
 /** The festival dossier: identity, editions with lineups, genres. */
-import { clusterIdOf, type Billing, type FestivalRow } from '../../dataset.js';
+import { clusterIdOf, type LineupBilling, type FestivalRow } from '../../dataset.js';
 import type { FestivalDossier } from '../../schemas/records.js';
 import { locatorsOf } from '../locators.js';
 import type { AgentLookup } from '../lookup.js';
 import { compareText } from './counting.js';
 
-const BILLING_ORDER: Record<Billing, number> = { headliner: 0, main: 1, support: 2 };
+const BILLING_ORDER: Record<LineupBilling, number> = { headliner: 0, main: 1, support: 2 };
 
 /**
  * Editions latest first (starts_on desc); each lineup by billing (headliner, main, support),

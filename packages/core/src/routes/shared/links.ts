@@ -6,6 +6,8 @@ export function link(baseUrl: string, path: string): string {
 }
 
 export function masterLinks(baseUrl: string, base: string, masterId: number): Record<string, string> {
+  // v2 has no master route: a master sits in its main artist's discography, which resolve names.
+  if (base === '/api/v2') return { artist: link(baseUrl, `/api/v2/resolve?discogs=master/${masterId}`) };
   return {
     self: link(baseUrl, `/api/v1/masters/${masterId}`),
     dossier: link(baseUrl, `/api/v1/dossier/master/${masterId}`),

@@ -8,15 +8,15 @@ import { agentLinks } from '../shared/links.js';
 import { parseAgentKey, parseSlug } from '../shared/keys.js';
 
 async function dossierOf(ctx: RouteContext, kind: AgentKind, key: AgentKey): Promise<Record<string, unknown>> {
-  const { ports, signal, config, base } = ctx;
-  const agent = await ports.catalogue.findAgent(key, kind, { signal });
+  const { ports, options, config, base } = ctx;
+  const agent = await ports.catalogue.findAgent(key, kind, options);
   if (!agent) throw notFound(kind);
   const dossier =
     kind === 'artist'
-      ? await ports.catalogue.artistDossier(agent.cluster_id, { signal })
+      ? await ports.catalogue.artistDossier(agent.cluster_id, options)
       : kind === 'label'
-        ? await ports.catalogue.labelDossier(agent.cluster_id, { signal })
-        : await ports.catalogue.festivalDossier(agent.cluster_id, { signal });
+        ? await ports.catalogue.labelDossier(agent.cluster_id, options)
+        : await ports.catalogue.festivalDossier(agent.cluster_id, options);
   if (!dossier) throw notFound(kind);
   return { ...dossier, _links: agentLinks(config.baseUrl, base, kind, agent.cluster_id, agent.slug) };
 }

@@ -36,10 +36,10 @@ export const bandcampArtistRoute = () =>
     tags: ['bandcamp'],
     responses: { 200: { description: 'Followers, supporters, releases, tags, 12-week series and growth.', schema: BandcampSignalsSchema } },
     errors: ['invalid_query', 'not_found'],
-    async handler({ params, ports, signal, config }) {
-      const agent = await ports.catalogue.findAgent(parseAgentKey(params.artistKey ?? null, 'artistKey'), 'artist', { signal });
+    async handler({ params, ports, options, config }) {
+      const agent = await ports.catalogue.findAgent(parseAgentKey(params.artistKey ?? null, 'artistKey'), 'artist', options);
       if (!agent) throw notFound('artist');
-      const signals = await ports.catalogue.bandcampArtist(agent.cluster_id, { signal });
+      const signals = await ports.catalogue.bandcampArtist(agent.cluster_id, options);
       if (!signals) throw notFound('bandcamp signals for this artist');
       return json({ ...signals, _links: agentLinks(config.baseUrl, '/api/v1', 'artist', agent.cluster_id, agent.slug) });
     },
@@ -59,8 +59,8 @@ export const bandcampManifestRoute = () =>
     },
     responses: { 200: { description: 'A page of covered artists.', schema: BandcampManifestSchema } },
     errors: ['invalid_query'],
-    async handler({ query, ports, signal }) {
-      const manifest = await ports.catalogue.bandcampManifest({ tag: query.tag ?? null, limit: query.limit + 1, after: query.cursor ?? null }, { signal });
+    async handler({ query, ports, options }) {
+      const manifest = await ports.catalogue.bandcampManifest({ tag: query.tag ?? null, limit: query.limit + 1, after: query.cursor ?? null }, options);
       const page = manifest.artists.slice(0, query.limit);
       const last = page[page.length - 1];
       return json({
@@ -85,7 +85,7 @@ export const bandcampReleaseRoute = () =>
     },
     responses: { 200: { description: 'The artist and the matching releases.', schema: BandcampReleasesSchema } },
     errors: ['invalid_query', 'not_found'],
-    async handler({ query, ports, signal }) {
+    async handler({ query, ports, options }) {
       if ((query.url === undefined) === (query.artist === undefined)) {
         throw invalidQuery([{ path: 'url', message: 'give exactly one of url, artist' }]);
       }
@@ -94,11 +94,11 @@ export const bandcampReleaseRoute = () =>
         if (!/^https?:\/\/[a-z0-9-]+\.bandcamp\.com\/(album|track)\/[^?#\s]+/i.test(query.url)) {
           throw invalidQuery([{ path: 'url', message: 'must be a Bandcamp album or track link' }]);
         }
-        result = await ports.catalogue.bandcampReleases({ by: 'url', url: query.url.replace(/[?#].*$/, '') }, { signal });
+        result = await ports.catalogue.bandcampReleases({ by: 'url', url: query.url.replace(/[?#].*$/, '') }, options);
       } else {
-        const agent = await ports.catalogue.findAgent(parseAgentKey(query.artist as string, 'artist'), 'artist', { signal });
+        const agent = await ports.catalogue.findAgent(parseAgentKey(query.artist as string, 'artist'), 'artist', options);
         if (!agent) throw notFound('artist');
-        result = await ports.catalogue.bandcampReleases({ by: 'artist', cluster_id: agent.cluster_id }, { signal });
+        result = await ports.catalogue.bandcampReleases({ by: 'artist', cluster_id: agent.cluster_id }, options);
       }
       if (!result) throw notFound('bandcamp release');
       return json(result);

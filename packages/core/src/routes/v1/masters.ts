@@ -27,9 +27,9 @@ export const masterRoute = () =>
     tags: ['masters'],
     responses: { 200: { description: 'The master record.', schema: MasterSchema } },
     errors: ['invalid_master_id', 'master_not_found'],
-    async handler({ params, ports, signal, config, base }) {
+    async handler({ params, ports, options, config, base }) {
       const id = parseMasterId(params.id ?? null);
-      const master = await ports.catalogue.master(id, { signal });
+      const master = await ports.catalogue.master(id, options);
       if (!master) throw masterNotFound(id);
       return json(withMasterLinks(master, config.baseUrl, base));
     },
@@ -59,7 +59,7 @@ export const mastersBatchRoute = () =>
     body: { schema: BatchRequestSchema, description: 'The master ids.', maxBytes: BATCH_MAX_BYTES },
     responses: { 200: { description: 'Masters in request order; ids not found under missing.', schema: BatchResponseSchema } },
     errors: ['invalid_batch_size', 'invalid_master_id', 'payload_too_large'],
-    async handler({ request, principal, ports, signal, config, base }) {
+    async handler({ request, principal, ports, options, config, base }) {
       const body = await readJsonCapped(request, BATCH_MAX_BYTES, (reason) => batchError(reason));
       if (typeof body !== 'object' || body === null || Array.isArray(body) || !('ids' in body)) {
         throw batchError('body must be a JSON object {"ids": [...]}');
@@ -77,7 +77,7 @@ export const mastersBatchRoute = () =>
       });
       if (details.length > 0) throw new ApiError(400, 'invalid_master_id', { details });
       const unique = [...new Set(ids as number[])];
-      const found = new Map((await ports.catalogue.masters(unique, { signal })).map((m) => [m.master_id, m]));
+      const found = new Map((await ports.catalogue.masters(unique, options)).map((m) => [m.master_id, m]));
       const masters = [];
       const missing = [];
       for (const id of unique) {
@@ -98,9 +98,9 @@ export const masterDossierRoute = () =>
     tags: ['dossiers'],
     responses: { 200: { description: 'The master dossier.', schema: MasterDossierSchema } },
     errors: ['invalid_master_id', 'master_not_found'],
-    async handler({ params, ports, signal, config, base }) {
+    async handler({ params, ports, options, config, base }) {
       const id = parseMasterId(params.id ?? null);
-      const dossier = await ports.catalogue.masterDossier(id, { signal });
+      const dossier = await ports.catalogue.masterDossier(id, options);
       if (!dossier) throw masterNotFound(id);
       return json({
         ...dossier,

@@ -65,7 +65,7 @@ export const resolveRoute = (base: string) =>
     },
     responses: { 200: { description: 'The cluster.', schema: ClusterSchema } },
     errors: ['invalid_query', 'not_found'],
-    async handler({ query, ports, signal, config, base }) {
+    async handler({ query, ports, options, config, base }) {
       const given = (['q', 'url', 'discogs', 'mbid'] as const).filter((k) => query[k] !== undefined);
       if (given.length !== 1) {
         throw invalidQuery([{ path: given[1] ?? 'q', message: 'give exactly one of q, url, discogs, mbid' }]);
@@ -83,7 +83,7 @@ export const resolveRoute = (base: string) =>
         if (!isMbid(mbid)) throw invalidQuery([{ path: 'mbid', message: 'must be a UUID' }]);
         input = { by: 'mbid', mbid };
       }
-      const cluster = await ports.catalogue.resolve(input, { signal });
+      const cluster = await ports.catalogue.resolve(input, options);
       if (!cluster) throw notFound('cluster');
       return json({ ...cluster, _links: agentLinks(config.baseUrl, base, cluster.kind, cluster.cluster_id, cluster.slug) });
     },

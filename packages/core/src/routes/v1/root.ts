@@ -1,6 +1,28 @@
+import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { route, type RouteDef } from '../../http/route.js';
 import { buildOpenApi } from '../../openapi.js';
+import { MIGRATION_GUIDE_PATH, cutoverPhase, sunsetInstant } from '../../versioning.js';
+
+export const RootSchema = v.object({
+  name: v.string(),
+  version: v.picklist(['v1', 'v2']),
+  authentication: v.string(),
+  sunset_at: v.pipe(v.optional(v.string()), v.description('ISO instant of the v1 sunset; present from 60 days before it.')),
+  _links: v.object({
+    self: v.string(),
+    openapi: v.string(),
+    docs: v.string(),
+    migration_guide: v.pipe(v.optional(v.string()), v.description('The v1 → v2 migration guide; present from 60 days before the v1 sunset.')),
+  }),
+  routes: v.array(v.object({ method: v.string(), path: v.string(), auth: v.picklist(['none', 'key']), summary: v.string() })),
+});
+
+export const OpenApiDocumentSchema = v.looseObject({
+  openapi: v.literal('3.1.0'),
+  info: v.looseObject({ title: v.string(), version: v.string() }),
+  paths: v.record(v.string(), v.looseObject({})),
+});
 
 export const rootRoute = (base: string, routes: () => readonly RouteDef[]) =>
   route({
@@ -9,14 +31,23 @@ export const rootRoute = (base: string, routes: () => readonly RouteDef[]) =>
     access: 'public',
     summary: 'Self-describing root index',
     tags: ['meta'],
-    responses: { 200: { description: 'Links to the documentation and every route of this version.' } },
-    handler({ config }) {
-      const list = routes().filter((r) => r.path.startsWith(base) && r.access !== 'admin');
+    responses: { 200: { description: 'Links to the documentation and every route of this version.', schema: RootSchema } },
+    handler({ config, now }) {
+      const list = routes().filter((r) => (r.path === base || r.path.startsWith(`${base}/`)) && r.access !== 'admin');
+      const sunset = sunsetInstant(config);
+      // The guide is published 60 days before the sunset (decisions.md §7).
+      const guide = sunset !== null && cutoverPhase(sunset, now) !== 'none';
       return json({
         name: 'Music Catalogue Data Service',
         version: base.slice(5),
         authentication: 'Send your API key in the X-API-Key header.',
-        _links: { self: config.baseUrl + base, openapi: `${config.baseUrl}${base}/openapi.json`, docs: `${config.baseUrl}/docs` },
+        ...(guide ? { sunset_at: new Date(sunset).toISOString() } : {}),
+        _links: {
+          self: config.baseUrl + base,
+          openapi: `${config.baseUrl}${base}/openapi.json`,
+          docs: `${config.baseUrl}/docs`,
+          ...(guide ? { migration_guide: config.baseUrl + MIGRATION_GUIDE_PATH } : {}),
+        },
         routes: list.map((r) => ({ method: r.method, path: r.path.replace(/:(\w+)/g, '{$1}'), auth: r.access === 'public' || r.access === 'open' ? 'none' : 'key', summary: r.summary })),
       });
     },
@@ -29,8 +60,8 @@ export const openApiRoute = (base: string, routes: () => readonly RouteDef[]) =>
     access: 'public',
     summary: 'OpenAPI 3.1 description of this version',
     tags: ['meta'],
-    responses: { 200: { description: 'The OpenAPI document.' } },
+    responses: { 200: { description: 'The OpenAPI document.', schema: OpenApiDocumentSchema } },
     handler({ config }) {
-      return json(buildOpenApi(routes(), { version: base.slice(5) as 'v1' | 'v2', baseUrl: config.baseUrl, include: (r) => r.path.startsWith(base) }));
+      return json(buildOpenApi(routes(), { version: base.slice(5) as 'v1' | 'v2', baseUrl: config.baseUrl, include: (r) => r.path === base || r.path.startsWith(`${base}/`) }));
     },
   });

@@ -1,4 +1,6 @@
+import { ulid } from 'ulidx';
 import * as v from 'valibot';
+import { beaconSignerFor } from '../../gate/beacon-token.js';
 import { invalidQuery } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
@@ -11,6 +13,11 @@ import { agentLinks, masterLinks } from '../shared/links.js';
 export const SearchResponseSchema = v.object({
   hits: v.array(SearchHitSchema),
   next_cursor: v.nullable(v.string()),
+  search_id: v.pipe(v.string(), v.regex(/^srch_[0-9A-Z]{26}$/), v.description('Identifies this search in search-event beacons.')),
+  beacon_token: v.pipe(
+    v.nullable(v.string()),
+    v.description('Bearer token for POST …/search-events/observed and …/refined about this search, valid 30 minutes. null when the deployment has no SECRET_KEY.'),
+  ),
 });
 
 export const searchRoute = (base: string) =>
@@ -31,7 +38,7 @@ export const searchRoute = (base: string) =>
     },
     responses: { 200: { description: 'A page of hits.', schema: SearchResponseSchema, headers: ['X-Search-Latency-Ms'] } },
     errors: ['invalid_query'],
-    async handler({ query, ports, signal, config, base }) {
+    async handler({ query, ports, options, config, base, now, principal }) {
       const started = performance.now();
       const filters = filtersOf(query);
       if (hasFilters(filters) && query.type !== 'all' && query.type !== 'master') {
@@ -41,16 +48,20 @@ export const searchRoute = (base: string) =>
       const limit = query.limit;
       const hits = await ports.catalogue.search(
         { q: query.q ?? null, type, filters, limit: limit + 1, after: query.cursor ? decodeCursor(query.cursor) : null },
-        { signal },
+        options,
       );
       const page = hits.slice(0, limit);
       const last = page[page.length - 1];
+      const searchId = `srch_${ulid(now)}`;
+      const signer = beaconSignerFor(config.secretKey);
       const body = {
         hits: page.map((hit) => ({
           ...hit,
           _links: hit.type === 'master' ? masterLinks(config.baseUrl, base, hit.id) : agentLinks(config.baseUrl, base, hit.type, hit.id, hit.slug),
         })),
         next_cursor: hits.length > limit && last ? encodeCursor({ score: last.score, type: last.type, id: last.id }) : null,
+        search_id: searchId,
+        beacon_token: signer && principal ? signer.issue(searchId, principal.key.id, now) : null,
       };
       return json(body, 200, { 'x-search-latency-ms': (performance.now() - started).toFixed(1) });
     },

@@ -1,0 +1,55 @@
+/**
+ * Dashboard sign-in state: the session cookie (HttpOnly; SameSite=Strict; Path=/; Secure
+ * unless BASE_URL is http), the session lookup by token hash, and the Origin check that
+ * state-changing dashboard routes add on top of SameSite.
+ */
+import type { ResolvedConfig } from '../config.js';
+import { ApiError } from '../http/api-error.js';
+import type { Customer } from '../ports.js';
+import type { Ports } from '../service-ports.js';
+import { SESSION_TTL_MS, newToken, tokenHash } from './tokens.js';
+
+export const SESSION_COOKIE = 'catalogue_session';
+
+export function sessionTokenOf(request: Request): string | null {
+  const header = request.headers.get('cookie');
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === SESSION_COOKIE) return rest.join('=') || null;
+  }
+  return null;
+}
+
+/** The signed-in customer, or 401 `unauthorized`. */
+export async function sessionCustomer(request: Request, ports: Ports, now: number): Promise<Customer> {
+  const token = sessionTokenOf(request);
+  const customerId = token ? await ports.accounts.findSession(tokenHash(token), new Date(now)) : null;
+  const customer = customerId ? await ports.accounts.getCustomer(customerId) : null;
+  if (!customer) throw new ApiError(401, 'unauthorized', { message: 'sign in to the dashboard first' });
+  return customer;
+}
+
+/** State-changing routes: the browser's Origin must be BASE_URL's origin (CSRF). */
+export function requireSameOrigin(request: Request, config: ResolvedConfig): void {
+  const origin = request.headers.get('origin');
+  if (origin !== new URL(config.baseUrl).origin) {
+    throw new ApiError(401, 'unauthorized', { message: 'state-changing dashboard requests must come from the dashboard (Origin)' });
+  }
+}
+
+/** Starts a session for the customer; returns the Set-Cookie value. */
+export async function startSession(ports: Ports, config: ResolvedConfig, customerId: string, now: number): Promise<string> {
+  const { token, hash } = newToken();
+  await ports.accounts.createSession({ hash, customer_id: customerId, created_at: new Date(now), expires_at: new Date(now + SESSION_TTL_MS) });
+  return cookie(config, token, SESSION_TTL_MS / 1000);
+}
+
+export function clearedSessionCookie(config: ResolvedConfig): string {
+  return cookie(config, '', 0);
+}
+
+function cookie(config: ResolvedConfig, value: string, maxAgeSeconds: number): string {
+  const secure = new URL(config.baseUrl).protocol === 'http:' ? '' : '; Secure';
+  return `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure}`;
+}

@@ -1,0 +1,73 @@
+/** GET /dashboard: the page shell; the script fills it from the dashboard API. */
+import { html } from '../../http/json.js';
+import { route } from '../../http/route.js';
+import { DASHBOARD_SCRIPT } from './dashboard-script.js';
+import { PAGE_HEADERS, page } from './page-layout.js';
+
+const BODY = `<h1>Your Music Catalogue API dashboard</h1>
+<p id="status" role="status" aria-live="polite"></p>
+
+<section id="signin" hidden aria-labelledby="signin-heading">
+<h2 id="signin-heading">Sign in</h2>
+<p>We e-mail you a link that signs you in. No password.</p>
+<form id="signin-form">
+<label for="email">E-mail address of your subscription</label><br>
+<input id="email" name="email" type="email" autocomplete="email" required>
+<button type="submit">E-mail me a sign-in link</button>
+</form>
+</section>
+
+<div id="account" hidden>
+<p id="who"></p>
+<section id="reveal" hidden tabindex="-1" role="region" aria-labelledby="reveal-label" class="notice">
+<p id="reveal-label"></p>
+<p><code id="reveal-key" class="key"></code></p>
+<p>Store it in a secret manager. We keep only a hash and cannot show it again.</p>
+<button type="button" id="reveal-dismiss" class="secondary">I have stored it</button>
+</section>
+
+<section aria-labelledby="keys-heading">
+<h2 id="keys-heading" tabindex="-1">API keys</h2>
+<table>
+<caption class="sr-only">Your keys, by the first 12 characters</caption>
+<thead><tr><th scope="col">Key prefix</th><th scope="col">Environment</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+<tbody id="keys-body"></tbody>
+</table>
+</section>
+
+<section aria-labelledby="usage-heading">
+<h2 id="usage-heading">Usage</h2>
+<p id="usage-summary"></p>
+<div id="chart"></div>
+<table>
+<caption class="sr-only">Calls per month</caption>
+<thead><tr><th scope="col">Month</th><th scope="col">Live calls</th><th scope="col">Test calls</th></tr></thead>
+<tbody id="usage-body"></tbody>
+</table>
+</section>
+
+<section id="settings" hidden aria-labelledby="settings-heading">
+<h2 id="settings-heading">Past the monthly quota</h2>
+<form id="settings-form">
+<fieldset>
+<legend>When the month's calls pass the quota</legend>
+<input type="radio" id="overage-block" name="overage" value="block"> <label for="overage-block">Refuse further calls (429) until the month ends</label><br>
+<input type="radio" id="overage-bill" name="overage" value="bill"> <label for="overage-bill">Keep serving and bill each extra call</label>
+</fieldset>
+<p><button type="submit">Save</button></p>
+</form>
+</section>
+
+<p><button type="button" id="signout" class="secondary">Sign out</button></p>
+</div>`;
+
+export const dashboardPageRoute = () =>
+  route({
+    method: 'GET',
+    path: '/dashboard',
+    access: 'open',
+    summary: 'The customer dashboard (HTML)',
+    tags: ['dashboard'],
+    responses: { 200: { description: 'HTML page.' } },
+    handler: () => html(page('Dashboard — Music Catalogue API', BODY, DASHBOARD_SCRIPT), 200, PAGE_HEADERS),
+  });

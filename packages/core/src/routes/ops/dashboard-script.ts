@@ -1,0 +1,138 @@
+/**
+ * The dashboard's script: plain DOM + fetch, no framework. Same-origin fetches carry the
+ * SameSite=Strict cookie and the browser's Origin header, which the API checks.
+ */
+export const DASHBOARD_SCRIPT = String.raw`
+const $ = (id) => document.getElementById(id);
+const show = (id, on) => { $(id).hidden = !on; };
+const say = (text) => { $('status').textContent = text; };
+
+async function api(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body) { init.headers['content-type'] = 'application/json'; init.body = JSON.stringify(body); }
+  const res = await fetch(path, init);
+  const data = res.status === 204 ? null : await res.json().catch(() => null);
+  return { status: res.status, data };
+}
+
+function reveal(key, label) {
+  $('reveal-label').textContent = label;
+  $('reveal-key').textContent = key;
+  show('reveal', true);
+  $('reveal').focus();
+}
+
+function cell(row, text, tag) {
+  const td = document.createElement('td');
+  if (tag) { const el = document.createElement(tag); el.textContent = text; td.appendChild(el); } else td.textContent = text;
+  row.appendChild(td);
+  return td;
+}
+
+function button(label, className, aria, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button'; b.textContent = label; b.className = className; b.setAttribute('aria-label', aria);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function renderKeys(keys) {
+  const body = $('keys-body');
+  body.replaceChildren();
+  for (const k of keys) {
+    const row = document.createElement('tr');
+    row.dataset.keyId = k.id;
+    cell(row, k.display_prefix + '…', 'code');
+    cell(row, k.environment);
+    cell(row, k.status);
+    cell(row, k.created_at.slice(0, 10));
+    const actions = cell(row, '');
+    if (k.status === 'active') {
+      actions.appendChild(button('Rotate', 'secondary', 'Rotate key ' + k.display_prefix, () => rotate(k)));
+      actions.appendChild(document.createTextNode(' '));
+      actions.appendChild(button('Revoke', 'danger', 'Revoke key ' + k.display_prefix, () => revoke(k)));
+    }
+    body.appendChild(row);
+  }
+}
+
+async function loadKeys() {
+  const { status, data } = await api('GET', '/api/dashboard/keys');
+  if (status === 401) { show('signin', true); show('account', false); $('email').focus(); return false; }
+  show('signin', false); show('account', true);
+  $('who').textContent = data.customer.email + ' · ' + data.customer.tier + ' · ' + data.customer.status;
+  renderKeys(data.keys);
+  if (data.revealed.length > 0) reveal(data.revealed[0].key, 'Your new key, shown once. Copy it now:');
+  return true;
+}
+
+async function rotate(k) {
+  if (!confirm('Rotate ' + k.display_prefix + '? The current key stops working at once.')) return;
+  const { status, data } = await api('POST', '/api/dashboard/keys/' + encodeURIComponent(k.id));
+  if (status !== 201) { say('Rotation failed (' + status + ').'); return; }
+  await loadKeys();
+  reveal(data.key, 'Key ' + data.display_prefix + ' replaces ' + k.display_prefix + '. It is shown once. Copy it now:');
+}
+
+async function revoke(k) {
+  if (!confirm('Revoke ' + k.display_prefix + '? It stops working at once and cannot be restored.')) return;
+  const { status } = await api('DELETE', '/api/dashboard/keys/' + encodeURIComponent(k.id));
+  say(status === 204 ? 'Key ' + k.display_prefix + ' revoked.' : 'Revocation failed (' + status + ').');
+  await loadKeys();
+}
+
+function renderUsage(u) {
+  const max = Math.max(u.quota_per_month, ...u.months.map((m) => m.live)) * 1.1;
+  const w = 480, h = 200, bar = w / u.months.length;
+  const y = (v) => h - (v / max) * h;
+  const svg = ['<svg viewBox="0 0 ' + w + ' ' + (h + 24) + '" width="100%" role="img" aria-labelledby="chart-title">',
+    '<title id="chart-title">Live calls per month against the monthly quota of ' + u.quota_per_month.toLocaleString('en-US') + '</title>'];
+  u.months.forEach((m, i) => {
+    const over = m.live > u.quota_per_month;
+    svg.push('<rect x="' + (i * bar + 8) + '" y="' + y(m.live) + '" width="' + (bar - 16) + '" height="' + (h - y(m.live)) + '" fill="' + (over ? '#a4161a' : '#0b3d91') + '"></rect>');
+    svg.push('<text x="' + (i * bar + bar / 2) + '" y="' + (h + 18) + '" text-anchor="middle" font-size="12" fill="#111">' + m.month + '</text>');
+  });
+  svg.push('<line x1="0" x2="' + w + '" y1="' + y(u.quota_per_month) + '" y2="' + y(u.quota_per_month) + '" stroke="#111" stroke-width="2" stroke-dasharray="6 4"></line>');
+  svg.push('</svg>');
+  $('chart').innerHTML = svg.join('');
+  const body = $('usage-body');
+  body.replaceChildren();
+  for (const m of u.months) {
+    const row = document.createElement('tr');
+    cell(row, m.month); cell(row, m.live.toLocaleString('en-US')); cell(row, m.test.toLocaleString('en-US'));
+    body.appendChild(row);
+  }
+  const current = u.months[u.months.length - 1];
+  $('usage-summary').textContent = current.live.toLocaleString('en-US') + ' of ' + u.quota_per_month.toLocaleString('en-US') + ' calls used in ' + u.month + '.';
+  show('settings', !u.contract);
+  for (const input of document.querySelectorAll('input[name=overage]')) input.checked = input.value === u.overage;
+}
+
+async function loadUsage() {
+  const { status, data } = await api('GET', '/api/dashboard/usage');
+  if (status === 200) renderUsage(data);
+}
+
+$('signin-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  await api('POST', '/api/dashboard/login', { email: $('email').value });
+  say('If this address has a subscription, a sign-in link is on its way. It works once, for 15 minutes.');
+});
+
+$('settings-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const chosen = document.querySelector('input[name=overage]:checked');
+  const { status } = await api('POST', '/api/dashboard/settings', { overage: chosen.value });
+  say(status === 200 ? 'Saved: past the quota, calls are ' + (chosen.value === 'bill' ? 'billed.' : 'refused with 429.') : 'Saving failed (' + status + ').');
+});
+
+$('signout').addEventListener('click', async () => {
+  await api('POST', '/api/dashboard/logout');
+  show('reveal', false);
+  await loadKeys();
+});
+
+$('reveal-dismiss').addEventListener('click', () => { show('reveal', false); $('keys-heading').focus(); });
+
+loadKeys().then((signedIn) => signedIn && loadUsage());
+`;

@@ -1,0 +1,44 @@
+/** The shared shell of the few HTML pages the core serves: readable, high contrast, visible focus. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+const STYLE = `
+:root { color-scheme: light; font-family: system-ui, sans-serif; color: #111; background: #fff; }
+body { max-width: 52rem; margin: 0 auto; padding: 1.5rem; line-height: 1.5; }
+a { color: #0645ad; }
+button, input, select { font: inherit; padding: .45rem .8rem; border: 2px solid #333; border-radius: 4px; background: #fff; color: #111; }
+button { background: #0b3d91; color: #fff; border-color: #0b3d91; cursor: pointer; }
+button.secondary { background: #fff; color: #0b3d91; }
+button.danger { background: #a4161a; border-color: #a4161a; }
+:focus-visible { outline: 3px solid #ff9f1c; outline-offset: 2px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .4rem; border-bottom: 1px solid #999; }
+code.key { display: inline-block; padding: .5rem; background: #f1f1f1; border: 1px solid #333; word-break: break-all; font-size: 1.05rem; }
+.notice { border-left: 6px solid #0b3d91; padding: .5rem 1rem; background: #eef3fb; }
+.plans { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
+.plan { border: 2px solid #333; border-radius: 6px; padding: 1rem; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+`;
+
+export function page(title: string, body: string, script = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main id="main">
+${body}
+</main>
+${script ? `<script>${script}</script>` : ''}
+</body>
+</html>`;
+}
+
+/** HTML answers that may hold a key or a session: never cached, never framed. */
+export const PAGE_HEADERS = { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'" };

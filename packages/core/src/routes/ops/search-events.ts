@@ -1,0 +1,94 @@
+/**
+ * Search-event beacons: `POST {base}/search-events/observed` and `…/refined`, authenticated by
+ * the per-search bearer token of the search answer instead of an API key. They never pass the
+ * key gate, so they count toward no quota. The token is read from the header and compared, and
+ * is never put into an error body or a log record.
+ */
+import * as v from 'valibot';
+import { beaconSignerFor, type BeaconClaims } from '../../gate/beacon-token.js';
+import { ApiError, invalidBody } from '../../http/api-error.js';
+import { readJsonCapped } from '../../http/body.js';
+import { route, type RouteContext } from '../../http/route.js';
+import type { SearchEvent } from '../../ports.js';
+import { detailsOf } from '../../validation/issues.js';
+
+export const BEACON_MAX_BYTES = 16 * 1024;
+
+const SearchIdSchema = v.pipe(v.string(), v.regex(/^srch_[0-9A-Z]{26}$/, 'must be the search_id of a search answer'), v.description('search_id of the search answer.'));
+
+export const ObservedBodySchema = v.strictObject({
+  search_id: SearchIdSchema,
+  hits: v.pipe(
+    v.array(
+      v.strictObject({
+        id: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('id of the hit as the search answered it.')),
+        position: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000), v.description('0-based position the user saw it at.')),
+      }),
+    ),
+    v.minLength(1, 'must hold at least one hit'),
+    v.maxLength(100, 'must hold at most 100 hits'),
+    v.description('The hits the user saw.'),
+  ),
+});
+
+export const RefinedBodySchema = v.strictObject({
+  search_id: SearchIdSchema,
+  q: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'), v.description('The refined query the user typed next.')),
+});
+
+export const AcceptedSchema = v.strictObject({ accepted: v.literal(true), search_id: v.string() });
+
+function invalidToken(message: string): ApiError {
+  return new ApiError(401, 'invalid_beacon_token', { message }, { 'www-authenticate': 'Bearer realm="search-events"' });
+}
+
+function claimsOf(ctx: RouteContext): BeaconClaims {
+  const header = ctx.request.headers.get('authorization') ?? '';
+  if (!header.startsWith('Bearer ')) throw invalidToken('send the search answer’s beacon_token as Authorization: Bearer <beacon_token>');
+  const signer = beaconSignerFor(ctx.config.secretKey);
+  const claims = signer?.verify(header.slice(7).trim(), ctx.now) ?? null;
+  if (!claims) throw invalidToken('the beacon token is not valid or has expired');
+  return claims;
+}
+
+async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
+  const raw = await readJsonCapped(request, BEACON_MAX_BYTES, (reason) => invalidBody([{ path: '', message: reason }]));
+  const parsed = v.safeParse(schema, raw);
+  if (!parsed.success) throw invalidBody(detailsOf(parsed.issues));
+  return parsed.output;
+}
+
+function accepted(searchId: string): Response {
+  return new Response(JSON.stringify({ accepted: true, search_id: searchId }), {
+    status: 202,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
+
+const KINDS = {
+  observed: { schema: ObservedBodySchema, summary: 'Beacon: the user saw these hits of a search', event: (b: v.InferOutput<typeof ObservedBodySchema>) => ({ hits: b.hits }) },
+  refined: { schema: RefinedBodySchema, summary: 'Beacon: the user refined a search with a new query', event: (b: v.InferOutput<typeof RefinedBodySchema>) => ({ q: b.q }) },
+} as const;
+
+export const searchEventRoutes = (base: string) =>
+  (Object.keys(KINDS) as Array<keyof typeof KINDS>).map((kind) =>
+    route({
+      method: 'POST',
+      path: `${base}/search-events/${kind}`,
+      access: 'open',
+      summary: KINDS[kind].summary,
+      description: 'Authorization: Bearer <beacon_token> of the search answer (valid 30 minutes, bound to its search_id and key). Does not count toward quota.',
+      tags: ['beacons'],
+      body: { schema: KINDS[kind].schema, description: 'The event.', maxBytes: BEACON_MAX_BYTES },
+      responses: { 202: { description: 'Event stored.', schema: AcceptedSchema } },
+      errors: ['invalid_beacon_token', 'invalid_body', 'payload_too_large'],
+      async handler(ctx) {
+        const claims = claimsOf(ctx);
+        const body = (await bodyOf(ctx.request, KINDS[kind].schema as v.GenericSchema)) as { search_id: string };
+        if (body.search_id !== claims.searchId) throw invalidToken('the beacon token belongs to another search');
+        const event = { kind, search_id: claims.searchId, key_id: claims.keyId, received_at: new Date(ctx.now), ...KINDS[kind].event(body as never) } as SearchEvent;
+        await ctx.ports.accounts.recordSearchEvent(event);
+        return accepted(claims.searchId);
+      },
+    }),
+  );

@@ -1,0 +1,66 @@
+/**
+ * GET /api/v2/artist/{key}: the cluster-first dossier. `fields` trims it to the named facets;
+ * the discography facet embeds, per master, the full master record and its releases (what v1
+ * served from its demoted master routes), so one call after resolve answers everything.
+ */
+import * as v from 'valibot';
+import { notFound } from '../../http/api-error.js';
+import { json } from '../../http/json.js';
+import { route } from '../../http/route.js';
+import type { CallOptions, Catalogue } from '../../ports.js';
+import type { ArtistDossier } from '../../schemas/records.js';
+import { textParam } from '../../validation/params.js';
+import { parseAgentKey } from '../shared/keys.js';
+import { agentLinks, link } from '../shared/links.js';
+import { parseArtistFields } from './fields.js';
+import { V2ArtistDossierSchema } from './schemas.js';
+
+/** Master dossiers are read a few at a time: enough to overlap, not enough to drain a pool. */
+const DETAIL_CONCURRENCY = 8;
+
+async function discographyWithDetail(catalogue: Catalogue, discography: NonNullable<ArtistDossier['discography']>, artistLink: string, options: CallOptions) {
+  const masters: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < discography.masters.length; i += DETAIL_CONCURRENCY) {
+    const chunk = discography.masters.slice(i, i + DETAIL_CONCURRENCY);
+    const details = await Promise.all(chunk.map((m) => catalogue.masterDossier(m.master_id, options)));
+    chunk.forEach((entry, j) => {
+      const detail = details[j];
+      // A master listed in the discography has a dossier; one missing (a concurrent re-import) is left out, not invented.
+      if (detail) masters.push({ ...entry, master: { ...detail.master, _links: { artist: artistLink } }, releases: detail.releases, release_count: detail.release_count });
+    });
+  }
+  return { counts: discography.counts, masters };
+}
+
+export const artistV2Route = () =>
+  route({
+    method: 'GET',
+    path: '/api/v2/artist/:key',
+    access: 'key',
+    summary: 'Artist dossier, cluster-first, optionally trimmed to some facets',
+    description:
+      'key is a cluster_id (from GET /api/v2/resolve), a slug, or a typed locator (discogs:123, mbid:<uuid>). fields names the facets to keep (identity, behavior, discography, bandcamp); default all. The discography facet carries each master’s full record and its releases.',
+    tags: ['dossiers'],
+    query: {
+      fields: { schema: v.optional(textParam(100, 'Comma-separated facets to keep: identity, behavior, discography, bandcamp. Default all.')) },
+    },
+    responses: { 200: { description: 'The artist dossier (the requested facets).', schema: V2ArtistDossierSchema } },
+    errors: ['invalid_query', 'not_found'],
+    async handler({ params, query, ports, options, config, base }) {
+      const fields = parseArtistFields(query.fields);
+      const agent = await ports.catalogue.findAgent(parseAgentKey(params.key ?? null), 'artist', options);
+      if (!agent) throw notFound('artist');
+      const dossier = await ports.catalogue.artistDossier(agent.cluster_id, options);
+      if (!dossier) throw notFound('artist');
+      const body: Record<string, unknown> = { cluster_id: dossier.cluster_id, kind: dossier.kind, slug: dossier.slug, name: dossier.name };
+      if (fields.includes('identity') && dossier.identity) body.identity = dossier.identity;
+      if (fields.includes('behavior') && dossier.behavior) body.behavior = dossier.behavior;
+      if (fields.includes('discography') && dossier.discography) {
+        const artistLink = link(config.baseUrl, `${base}/artist/${agent.cluster_id}?fields=discography`);
+        body.discography = await discographyWithDetail(ports.catalogue, dossier.discography, artistLink, options);
+      }
+      if (fields.includes('bandcamp') && dossier.bandcamp !== undefined) body.bandcamp = dossier.bandcamp;
+      body._links = agentLinks(config.baseUrl, base, 'artist', agent.cluster_id, agent.slug);
+      return json(body);
+    },
+  });

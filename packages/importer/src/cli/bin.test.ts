@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../test-support/paths.js';
+
+const bin = path.join(repoRoot, 'packages/importer/bin/catalogue.mjs');
+
+/** Runs the real bin script in a child node, from a directory outside the repository. */
+function catalogue(args: string[], env: Record<string, string | undefined> = {}) {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  return spawnSync(process.execPath, [bin, ...args], {
+    cwd: os.tmpdir(),
+    env: { ...inherited, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+describe('bin/catalogue.mjs', () => {
+  it('prints help and exits 0', () => {
+    const result = catalogue(['--help']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Usage: catalogue <command> [arguments]');
+    expect(result.stdout).toContain('import discogs <file>...');
+  });
+
+  it('exits 2 on a usage error, with the message on stderr', () => {
+    const result = catalogue(['import', 'spotify', 'x.jsonl']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('catalogue: import needs discogs, bandcamp or festivals');
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 1 when DATABASE_URL is missing', () => {
+    const result = catalogue(['migrate']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('catalogue: DATABASE_URL is not set');
+  });
+
+  it('exits 1 on a missing input file', () => {
+    const result = catalogue(['import', 'festivals', 'no-such-feed.jsonl'], { DATABASE_URL: 'postgres://127.0.0.1:1/none' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('catalogue: no-such-feed.jsonl: no such file');
+  });
+});

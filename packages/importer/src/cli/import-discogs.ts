@@ -1,0 +1,36 @@
+import path from 'node:path';
+import type { CatalogueWriter } from '@catalogue/core';
+import { parseDiscogs } from '../discogs/parse-discogs.js';
+import { openInputFile } from './open-input-file.js';
+import { pipeBatches } from './pipe-batches.js';
+import { type ProgressStream, startProgress } from './progress.js';
+import { writeTable } from './tables.js';
+import type { Tally } from './tally.js';
+
+export interface ImportContext {
+  writer: CatalogueWriter;
+  tally: Tally;
+  progress: ProgressStream;
+  batchSize?: number;
+}
+
+/** Streams each dump into the writer, in the order given; progress is bytes of the file read. */
+export async function importDiscogsFiles(files: readonly string[], context: ImportContext): Promise<void> {
+  for (const file of files) {
+    const input = await openInputFile(file);
+    const progress = startProgress(context.progress, path.basename(file), input.size);
+    let rows = 0;
+    try {
+      const batches = parseDiscogs(input.chunks, undefined, { source: file, batchSize: context.batchSize });
+      await pipeBatches(batches, async (batch) => {
+        await writeTable(context.writer, batch.kind, batch.rows);
+        context.tally.add(batch.kind, batch.rows.length);
+        rows += batch.rows.length;
+        progress.update(input.bytesRead(), rows);
+      });
+      progress.update(input.size, rows);
+    } finally {
+      progress.stop();
+    }
+  }
+}

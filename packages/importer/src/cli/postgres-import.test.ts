@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { connectPostgres } from '@catalogue/postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discogsSample } from '../test-support/paths.js';
+import { runCli } from './run-cli.js';
+
+// The real path end to end: bin arguments → parser → @catalogue/postgres writer (COPY + merge)
+// on the server at 127.0.0.1:5432, in a database created for this run and dropped after.
+const SERVER = 'postgres://postgres@127.0.0.1:5432';
+const database = `catalogue_importer_${randomBytes(4).toString('hex')}`;
+const url = `${SERVER}/${database}`;
+const SAMPLES = [discogsSample('artists'), discogsSample('labels'), discogsSample('masters'), discogsSample('releases')];
+const TABLES = ['artists', 'labels', 'masters', 'releases'] as const;
+
+const admin = connectPostgres(`${SERVER}/test`, { max: 1 });
+const sql = connectPostgres(url, { max: 1 });
+
+beforeAll(async () => {
+  await admin.unsafe(`CREATE DATABASE ${database}`);
+});
+
+afterAll(async () => {
+  await sql.end({ timeout: 5 });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.end({ timeout: 5 });
+});
+
+async function importSamples(): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  const code = await runCli(['import', 'discogs', ...SAMPLES], {
+    env: { DATABASE_URL: url },
+    stdout: { write: () => true },
+    stderr: { write: (chunk: string) => (stderr += chunk) },
+  });
+  return { code, stderr };
+}
+
+async function snapshot(): Promise<Record<string, unknown[]>> {
+  const tables: Record<string, unknown[]> = {};
+  for (const table of TABLES) {
+    tables[table] = (await sql.unsafe(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY 1`)).map((r) => r.row);
+  }
+  return tables;
+}
+
+describe('catalogue import discogs into PostgreSQL', () => {
+  it('loads the four samples with their exact values, and a re-import changes nothing', async () => {
+    const first = await importSamples();
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+
+    for (const table of TABLES) {
+      const [row] = await sql.unsafe(`SELECT count(*)::int AS count FROM ${table}`);
+      expect(row?.count, table).toBe(1000);
+    }
+    const [master] = await sql`SELECT master_id, title, year, main_release_id, genres, styles FROM masters WHERE master_id = 113`;
+    expect(master).toEqual({
+      master_id: 113,
+      title: 'Moments In Time',
+      year: 2002,
+      main_release_id: 116925,
+      genres: ['Electronic'],
+      styles: ['Techno', 'Tech House'],
+    });
+    const [release] = await sql`SELECT master_id, is_main_release, released FROM releases WHERE release_id = 1`;
+    expect(release).toEqual({ master_id: 1660109, is_main_release: true, released: '1999-03-00' });
+    const [artist] = await sql`SELECT name FROM artists WHERE discogs_id = 1`;
+    expect(artist).toEqual({ name: 'The Persuader' });
+    const [label] = await sql`SELECT name FROM labels WHERE discogs_id = 1`;
+    expect(label).toEqual({ name: 'Planet E' });
+
+    const before = await snapshot();
+    const second = await importSamples();
+    expect(second.code).toBe(0);
+    expect(await snapshot()).toEqual(before);
+  });
+});

@@ -1,0 +1,101 @@
+import { access } from 'node:fs/promises';
+import { type CatalogueDatabase, type OpenDatabase, openPostgresDatabase } from './database.js';
+import type { ImportContext } from './import-discogs.js';
+import { importDiscogsFiles } from './import-discogs.js';
+import { importFeedFile } from './import-feed.js';
+import { type Command, parseCommand, UsageError } from './parse-command.js';
+import type { ProgressStream } from './progress.js';
+import { seedCatalogue } from './seed.js';
+import { Tally } from './tally.js';
+import { USAGE } from './usage.js';
+
+export interface CliIo {
+  env: Readonly<Record<string, string | undefined>>;
+  stdout: { write(chunk: string): unknown };
+  /** Messages and the progress bar. */
+  stderr: ProgressStream;
+  /** How to reach the database (default: PostgreSQL through @catalogue/postgres). */
+  openDatabase?: OpenDatabase;
+  /** Rows per batch (default: each parser's own). */
+  batchSize?: number;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** Runs one `catalogue …` command line; resolves to the process exit code, never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`catalogue: ${error.message}\nRun catalogue --help for usage.\n`);
+    return EXIT_USAGE;
+  }
+  if (command.name === 'help') {
+    io.stdout.write(USAGE);
+    return EXIT_OK;
+  }
+
+  const tally = new Tally();
+  try {
+    await checkFilesExist(command);
+    const url = io.env.DATABASE_URL;
+    if (!url) {
+      throw new Error('DATABASE_URL is not set: point it at PostgreSQL, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/catalogue');
+    }
+    const database = await (io.openDatabase ?? openPostgresDatabase)(url);
+    try {
+      await runCommand(command, database, { writer: database.writer, tally, progress: io.stderr, batchSize: io.batchSize }, io);
+    } finally {
+      await database.close();
+    }
+    return EXIT_OK;
+  } catch (error) {
+    io.stderr.write(`catalogue: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (tally.total() > 0) {
+      io.stderr.write(`catalogue: complete batches written before the error: ${tally.summary()}\n`);
+    }
+    return EXIT_FAILURE;
+  }
+}
+
+async function runCommand(command: Command, database: CatalogueDatabase, context: ImportContext, io: CliIo): Promise<void> {
+  // Imports need the schema; migrations are idempotent, so applying them first is always safe.
+  const applied = await database.migrate();
+  if (command.name === 'migrate') {
+    io.stdout.write(applied.length === 0 ? 'schema is up to date\n' : `applied ${applied.length} migrations: ${applied.join(', ')}\n`);
+    return;
+  }
+  switch (command.name) {
+    case 'import-discogs':
+      await importDiscogsFiles(command.files, context);
+      break;
+    case 'import-feed':
+      await importFeedFile(command.feed, command.file, context);
+      break;
+    case 'seed':
+      await seedCatalogue(command.seed, context);
+      break;
+    default:
+      return;
+  }
+  // Derived data (slugs, search documents, signals) only after every batch of the run is in.
+  if (io.stderr.isTTY) io.stderr.write('recomputing derived data (slugs, search documents, signals)…\n');
+  await context.writer.finish();
+  io.stdout.write(`imported ${context.tally.summary()}\n`);
+}
+
+/** Fails before anything is written when a named file is missing. */
+async function checkFilesExist(command: Command): Promise<void> {
+  const files = command.name === 'import-discogs' ? command.files : command.name === 'import-feed' ? [command.file] : [];
+  for (const file of files) {
+    try {
+      await access(file);
+    } catch {
+      throw new Error(`${file}: no such file`);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/** The text of `catalogue --help`. */
+export const USAGE = `Usage: catalogue <command> [arguments]
+
+Load the music catalogue into PostgreSQL. DATABASE_URL selects the database
+(e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/catalogue).
+
+Commands:
+  migrate                      apply pending schema migrations (import and seed
+                               also apply them first)
+  import discogs <file>...     import Discogs XML dumps (.xml or .xml.gz; artists,
+                               labels, masters or releases, detected from the root
+                               element), in the order given
+  import bandcamp <file>       import a Bandcamp signals feed (.jsonl or .jsonl.gz)
+  import festivals <file>      import a festival lineups feed (.jsonl or .jsonl.gz)
+  seed demo                    write the generated demo catalogue
+  seed scale                   write the generated scale catalogue (about 1,000,000
+                               masters; streamed)
+
+Options:
+  -h, --help                   show this help
+
+Re-importing a file changes nothing: rows are replaced by id. On bad input the import
+stops with a message naming the file and the record or line; the batch being assembled
+is not written and the exit code is 1 (2 for a usage error).
+See packages/importer/README.md for the JSONL feed formats.
+`;

@@ -1,0 +1,42 @@
+/**
+ * Thrown by a record mapper when a record cannot become a row (e.g. it has no id). The parser
+ * adds the file and the record's position before it reaches the user.
+ */
+export class RecordError extends Error {
+  override readonly name = 'RecordError';
+}
+
+/** Where an import failed: the file, the record's 1-based position in it and its id if known. */
+export interface ImportErrorContext {
+  source: string;
+  recordNumber?: number;
+  recordId?: string | number | null;
+  line?: number;
+}
+
+/** An import failure with a message that names the file and the record. */
+export class ImportError extends Error {
+  override readonly name = 'ImportError';
+  readonly source: string;
+  readonly recordNumber: number | undefined;
+  readonly recordId: string | number | null | undefined;
+  readonly line: number | undefined;
+
+  constructor(context: ImportErrorContext, reason: string, options?: { cause?: unknown }) {
+    super(`${describeLocation(context)}: ${reason}`, options);
+    this.source = context.source;
+    this.recordNumber = context.recordNumber;
+    this.recordId = context.recordId;
+    this.line = context.line;
+  }
+}
+
+function describeLocation(context: ImportErrorContext): string {
+  const parts = [context.source];
+  if (context.line !== undefined) parts.push(`line ${context.line}`);
+  if (context.recordNumber !== undefined) {
+    const id = context.recordId === undefined || context.recordId === null ? '' : ` (id ${context.recordId})`;
+    parts.push(`record #${context.recordNumber}${id}`);
+  }
+  return parts.join(', ');
+}

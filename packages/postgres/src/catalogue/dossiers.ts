@@ -1,0 +1,88 @@
+/** Artist, label and festival dossiers: fetch the rows that concern the entity, assemble with core. */
+import {
+  type ArtistDossier,
+  type ArtistRow,
+  type BandcampRow,
+  type BandcampSignals,
+  type FestivalDossier,
+  type FestivalRow,
+  kindOfClusterId,
+  type LabelDossier,
+  type LabelRow,
+  type MasterRow,
+  type ReleaseRow,
+  sourceIdOfClusterId,
+} from '@catalogue/core';
+import { artistDossierOf, festivalDossierOf, labelDossierOf } from '@catalogue/core/catalogue';
+import type { Sql } from 'postgres';
+import type { BandcampReads } from './bandcamp.js';
+import { lookupOf, ReferencedIds } from './lookup.js';
+import type { Reader } from './reader.js';
+
+type MasterWithMain = { master: MasterRow; main_release: ReleaseRow | null };
+
+export async function artistDossier(sql: Sql, read: Reader, bandcamp: BandcampReads, clusterId: number, signal?: AbortSignal): Promise<ArtistDossier | null> {
+  if (kindOfClusterId(clusterId) !== 'artist') return null;
+  const id = sourceIdOfClusterId(clusterId);
+  const artists = await read(signal, () => sql<Array<{ slug: string | null; doc: ArtistRow }>>`SELECT slug, doc FROM artists WHERE discogs_id = ${id}`);
+  const artist = artists[0];
+  if (!artist) return null;
+  const [masters, festivals, bandcampRow, bandcampSignals] = await Promise.all([
+    // Main masters and masters where the artist has an extra credit on any release, each once.
+    read(signal, () => sql<MasterWithMain[]>`
+      SELECT m.doc AS master, r.doc AS main_release
+      FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
+      WHERE m.master_id IN (
+        SELECT master_id FROM master_artists WHERE artist_id = ${id}
+        UNION
+        SELECT x.master_id FROM release_credits c JOIN releases x ON x.release_id = c.release_id WHERE c.artist_id = ${id} AND x.master_id IS NOT NULL
+      )
+      ORDER BY m.master_id`),
+    read(signal, () => sql<Array<{ doc: FestivalRow }>>`
+      SELECT doc FROM festivals WHERE festival_id IN (SELECT festival_id FROM festival_lineups WHERE artist_id = ${id}) ORDER BY festival_id`),
+    read(signal, () => sql<Array<{ doc: BandcampRow }>>`SELECT doc FROM bandcamp_artists WHERE artist_id = ${id}`),
+    bandcamp.signals(id, signal),
+  ]);
+  const masterRows = masters.map((row) => row.master);
+  const mainReleases = masters.flatMap((row) => (row.main_release ? [row.main_release] : []));
+  const festivalRows = festivals.map((row) => row.doc);
+  const ids = new ReferencedIds().masters(masterRows).releases(mainReleases).artistRefs(artist.doc).festivals(festivalRows);
+  const lookup = await lookupOf(sql, read, ids, signal);
+  return artistDossierOf({
+    artist: artist.doc,
+    slug: artist.slug ?? '',
+    masters: masterRows,
+    mainReleases,
+    festivals: festivalRows,
+    bandcamp: bandcampRow[0]?.doc ?? null,
+    bandcampSignals: bandcampSignals satisfies BandcampSignals | null,
+    lookup,
+  });
+}
+
+export async function labelDossier(sql: Sql, read: Reader, clusterId: number, signal?: AbortSignal): Promise<LabelDossier | null> {
+  if (kindOfClusterId(clusterId) !== 'label') return null;
+  const id = sourceIdOfClusterId(clusterId);
+  const labels = await read(signal, () => sql<Array<{ slug: string | null; doc: LabelRow }>>`SELECT slug, doc FROM labels WHERE discogs_id = ${id}`);
+  const label = labels[0];
+  if (!label) return null;
+  const masters = await read(signal, () => sql<MasterWithMain[]>`
+    SELECT m.doc AS master, r.doc AS main_release
+    FROM master_labels ml JOIN masters m ON m.master_id = ml.master_id JOIN releases r ON r.release_id = m.main_release_id
+    WHERE ml.label_id = ${id}
+    ORDER BY m.master_id`);
+  const masterRows = masters.map((row) => row.master);
+  const mainReleases = masters.flatMap((row) => (row.main_release ? [row.main_release] : []));
+  const lookup = await lookupOf(sql, read, new ReferencedIds().masters(masterRows).releases(mainReleases).labelRefs(label.doc), signal);
+  return labelDossierOf({ label: label.doc, slug: label.slug ?? '', masters: masterRows, mainReleases, lookup });
+}
+
+export async function festivalDossier(sql: Sql, read: Reader, clusterId: number, signal?: AbortSignal): Promise<FestivalDossier | null> {
+  if (kindOfClusterId(clusterId) !== 'festival') return null;
+  const id = sourceIdOfClusterId(clusterId);
+  const rows = await read(signal, () => sql<Array<{ slug: string | null; doc: FestivalRow }>>`SELECT slug, doc FROM festivals WHERE festival_id = ${id}`);
+  const festival = rows[0];
+  if (!festival) return null;
+  const lookup = await lookupOf(sql, read, new ReferencedIds().festivals([festival.doc]), signal);
+  return festivalDossierOf(festival.doc, festival.slug ?? '', lookup);
+}

@@ -1,0 +1,36 @@
+/**
+ * The embedded default (no DATABASE_URL): PGlite persisted in `${dataDir}/pg`, served on a
+ * loopback port, migrations applied. Node-only; exported as `@catalogue/postgres/embedded`.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { connectPostgres } from './connect.js';
+import { migrate } from './migrate.js';
+import { startPgliteServer } from './pglite-server.js';
+
+export interface EmbeddedPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Options a host passes to connectPostgres / createPostgresWriter for the embedded server. */
+export const EMBEDDED_CONNECT_OPTIONS = { max: 1 } as const;
+export const EMBEDDED_WRITER_OPTIONS = { staging: 'parameter' } as const;
+
+export async function startEmbeddedPostgres(options: { dataDir: string; port?: number }): Promise<EmbeddedPostgres> {
+  const dataDir = join(options.dataDir, 'pg');
+  await mkdir(dataDir, { recursive: true });
+  const server = await startPgliteServer({ dataDir, ...(options.port === undefined ? {} : { port: options.port }) });
+  const sql = connectPostgres(server.url, EMBEDDED_CONNECT_OPTIONS);
+  try {
+    await migrate(sql);
+  } catch (error) {
+    await sql.end();
+    await server.stop();
+    throw error;
+  }
+  await sql.end();
+  return server;
+}
+
+export { startPgliteServer, type PgliteServer } from './pglite-server.js';

@@ -1,0 +1,33 @@
+/**
+ * Links that depend on more than one table, recomputed after a run: which labels a master's
+ * main release carries (the label → masters dossier join) and how many masters each agent has.
+ */
+import type { Sql } from 'postgres';
+
+export async function recomputeLinks(sql: Sql): Promise<void> {
+  await sql.begin(async (tx) => {
+    // Only the differences are written, so a re-import without changes rewrites nothing.
+    await tx`
+      CREATE TEMPORARY TABLE wanted_master_labels ON COMMIT DROP AS
+      SELECT DISTINCT (credit->>'discogs_id')::int AS label_id, m.master_id
+      FROM masters m
+      JOIN releases r ON r.release_id = m.main_release_id
+      CROSS JOIN LATERAL jsonb_array_elements(r.doc->'labels') AS credit
+      WHERE credit->>'discogs_id' IS NOT NULL`;
+    await tx`
+      DELETE FROM master_labels ml
+      WHERE NOT EXISTS (SELECT 1 FROM wanted_master_labels w WHERE w.label_id = ml.label_id AND w.master_id = ml.master_id)`;
+    await tx`
+      INSERT INTO master_labels (label_id, master_id)
+      SELECT label_id, master_id FROM wanted_master_labels
+      ON CONFLICT DO NOTHING`;
+    await tx`
+      UPDATE artists a SET master_count = coalesce(c.n, 0)
+      FROM artists a2 LEFT JOIN (SELECT artist_id, count(*)::int AS n FROM master_artists GROUP BY artist_id) c ON c.artist_id = a2.discogs_id
+      WHERE a.discogs_id = a2.discogs_id AND a.master_count IS DISTINCT FROM coalesce(c.n, 0)`;
+    await tx`
+      UPDATE labels l SET master_count = coalesce(c.n, 0)
+      FROM labels l2 LEFT JOIN (SELECT label_id, count(*)::int AS n FROM master_labels GROUP BY label_id) c ON c.label_id = l2.discogs_id
+      WHERE l.discogs_id = l2.discogs_id AND l.master_count IS DISTINCT FROM coalesce(c.n, 0)`;
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * createPostgresWriter: the CatalogueWriter importers and generators load through. Each batch
+ * is one transaction (staging table + merge), so a failed batch leaves nothing behind and a
+ * re-written row replaces the stored one.
+ */
+import type { ArtistRow, BandcampRow, CatalogueWriter, FestivalRow, LabelRow, MasterRow, ReleaseRow } from '@catalogue/core';
+import { bandcampHostOf, releaseUrlKey } from '@catalogue/core/catalogue';
+import type { Sql, TransactionSql } from 'postgres';
+import { recomputeLinks } from './derived-links.js';
+import { mergeArtists, mergeBandcamp, mergeFestivals, mergeLabels, mergeMasters, mergeReleases } from './merges.js';
+import { recomputeSignals } from './signals.js';
+import { recomputeSlugs } from './slugs.js';
+import { rebuildSearchDocuments } from './search-documents.js';
+import { lastById, stageAndMerge, type StagingMode } from './staging.js';
+
+export interface WriterOptions {
+  /** 'copy' (PostgreSQL, default) or 'parameter' (PGlite, whose socket server has no COPY). */
+  staging?: StagingMode;
+  /** Rows per page when finish() rebuilds derived tables (default 5,000). */
+  pageSize?: number;
+}
+
+export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): CatalogueWriter {
+  const mode = options.staging ?? 'copy';
+  const pageSize = options.pageSize ?? 5_000;
+  const write = <T>(rows: readonly T[], idOf: (row: T) => number, merge: (tx: TransactionSql) => Promise<void>, docOf: (row: T) => unknown = (row) => row) =>
+    stageAndMerge(sql, mode, lastById(rows, idOf).map(docOf), merge);
+
+  return {
+    writeArtists: (rows: ArtistRow[]) => write(rows, (row) => row.discogs_id, mergeArtists),
+    writeLabels: (rows: LabelRow[]) => write(rows, (row) => row.discogs_id, mergeLabels),
+    writeMasters: (rows: MasterRow[]) => write(rows, (row) => row.master_id, mergeMasters),
+    writeReleases: (rows: ReleaseRow[]) => write(rows, (row) => row.release_id, mergeReleases),
+    writeFestivals: (rows: FestivalRow[]) => write(rows, (row) => row.festival_id, mergeFestivals),
+    writeBandcamp: (rows: BandcampRow[]) =>
+      write(rows, (row) => row.artist_discogs_id, mergeBandcamp, (row) => ({
+        ...row,
+        _host: bandcampHostOf(row.url),
+        _release_keys: row.releases.map((release) => releaseUrlKey(release.url)),
+      })),
+    async finish() {
+      await recomputeLinks(sql);
+      for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
+      await rebuildSearchDocuments(sql, mode, pageSize);
+      await recomputeSignals(sql, pageSize);
+    },
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * Rebuilds search_documents with core's `searchEntry` (tokens, name key, popularity), the
+ * function the memory catalogue indexes with, so matching and scores agree exactly.
+ */
+import { clusterIdOf, type FestivalRow, type MasterRow, type ReleaseRow } from '@catalogue/core';
+import { formatNamesOf, mainGenreOf, round6, type SearchEntry, searchEntry } from '@catalogue/core/catalogue';
+import type { Sql, TransactionSql } from 'postgres';
+import { fillStaging, type StagingMode } from './staging.js';
+
+const KIND = { master: 0, artist: 1, label: 2, festival: 3 } as const;
+
+interface SearchDocument {
+  kind: number;
+  id: number;
+  slug: string | null;
+  name: string;
+  year: number | null;
+  artists: string[];
+  genres: string[];
+  styles: string[];
+  name_key: string;
+  tokens: string[];
+  score0: number;
+  score1: number;
+  score2: number;
+  score3: number;
+  formats?: string[];
+  country?: string | null;
+  labels?: string[];
+  genre_keys?: string[];
+  style_keys?: string[];
+  format_keys?: string[];
+  country_key?: string | null;
+  label_keys?: string[];
+}
+
+const lowerSet = (values: readonly string[]) => [...new Set(values.map((value) => value.toLowerCase()))];
+
+function documentOf(entry: SearchEntry): SearchDocument {
+  const { hit } = entry;
+  return {
+    kind: KIND[hit.type],
+    id: hit.id,
+    slug: hit.slug,
+    name: hit.name,
+    year: hit.year,
+    artists: hit.artists,
+    genres: hit.genres,
+    styles: hit.styles,
+    name_key: entry.nameKey,
+    tokens: entry.tokens,
+    score0: round6(entry.popularity),
+    score1: round6(1 + entry.popularity),
+    score2: round6(2 + entry.popularity),
+    score3: round6(3 + entry.popularity),
+  };
+}
+
+interface MasterSource {
+  master: MasterRow;
+  main_release: ReleaseRow | null;
+  release_count: number;
+  label_refs: Array<{ id: number; slug: string | null; name: string }>;
+}
+
+/** The same facet values and label keys as core's memory index (credited, canonical, slug). */
+function masterDocument(source: MasterSource): SearchDocument {
+  const { master, main_release: main } = source;
+  const artistNames = master.artists.map((credit) => credit.name);
+  const entry = searchEntry(
+    { type: 'master', id: master.master_id, slug: null, name: master.title, year: master.year, artists: artistNames, genres: master.genres, styles: master.styles },
+    master.title,
+    artistNames,
+    source.release_count,
+    null,
+  );
+  const known = new Map(source.label_refs.map((ref) => [ref.id, ref]));
+  const labelKeys = new Set<string>();
+  for (const credit of main?.labels ?? []) {
+    labelKeys.add(credit.name.toLowerCase());
+    if (credit.discogs_id === null) continue;
+    const ref = known.get(credit.discogs_id);
+    if (ref?.slug) labelKeys.add(ref.slug);
+    if (ref) labelKeys.add(ref.name.toLowerCase());
+  }
+  const formats = formatNamesOf(main);
+  const country = main?.country ? main.country : null;
+  return {
+    ...documentOf(entry),
+    formats,
+    country,
+    labels: main ? [...new Set(main.labels.map((credit) => credit.name))] : [],
+    genre_keys: lowerSet(master.genres),
+    style_keys: lowerSet(master.styles),
+    format_keys: lowerSet(formats),
+    country_key: country?.toLowerCase() ?? null,
+    label_keys: [...labelKeys],
+  };
+}
+
+async function insertDocuments(tx: TransactionSql, mode: StagingMode, documents: SearchDocument[]): Promise<void> {
+  if (documents.length === 0) return;
+  await fillStaging(tx, mode, documents);
+  await tx`
+    INSERT INTO search_documents (kind, id, slug, name, year, artists, genres, styles, name_key, tokens, tsv,
+                                  score0, score1, score2, score3, formats, country, labels,
+                                  genre_keys, style_keys, format_keys, country_key, label_keys)
+    SELECT d.kind, d.id, d.slug, d.name, d.year, d.artists, d.genres, d.styles, d.name_key, d.tokens, array_to_tsvector(d.tokens),
+           d.score0, d.score1, d.score2, d.score3, coalesce(d.formats, '{}'), d.country, coalesce(d.labels, '{}'),
+           coalesce(d.genre_keys, '{}'), coalesce(d.style_keys, '{}'), coalesce(d.format_keys, '{}'), d.country_key, coalesce(d.label_keys, '{}')
+    FROM staging_rows, jsonb_populate_record(null::search_documents, doc) AS d`;
+}
+
+/** Keyset pages over one id column, so no cursor holds the transaction's only connection. */
+async function forEachPage<T extends { page_id: number }>(
+  fetch: (after: number) => Promise<readonly T[]>,
+  handle: (rows: readonly T[]) => Promise<void>,
+): Promise<void> {
+  let after = -2_147_483_648;
+  for (;;) {
+    const rows = await fetch(after);
+    if (rows.length === 0) return;
+    await handle(rows);
+    after = (rows[rows.length - 1] as T).page_id;
+  }
+}
+
+export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSize: number): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`DELETE FROM search_documents`;
+
+    await forEachPage(
+      (after) => tx<Array<MasterSource & { page_id: number }>>`
+        SELECT m.master_id AS page_id, m.doc AS master, r.doc AS main_release,
+               (SELECT count(*)::int FROM releases x WHERE x.master_id = m.master_id) AS release_count,
+               (SELECT coalesce(json_agg(json_build_object('id', l.discogs_id, 'slug', l.slug, 'name', l.name)), '[]'::json)
+                  FROM master_labels ml JOIN labels l ON l.discogs_id = ml.label_id WHERE ml.master_id = m.master_id) AS label_refs
+        FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
+        WHERE m.master_id > ${after} ORDER BY m.master_id LIMIT ${pageSize}`,
+      (rows) => insertDocuments(tx, mode, rows.map(masterDocument)),
+    );
+
+    await forEachPage(
+      (after) => tx<Array<{ page_id: number; name: string; slug: string | null; master_count: number; genres: string[][] | null }>>`
+        SELECT a.discogs_id AS page_id, a.name, a.slug, a.master_count,
+               (SELECT json_agg(m.genres) FROM master_artists ma JOIN masters m ON m.master_id = ma.master_id WHERE ma.artist_id = a.discogs_id) AS genres
+        FROM artists a WHERE a.discogs_id > ${after} ORDER BY a.discogs_id LIMIT ${pageSize}`,
+      (rows) =>
+        insertDocuments(
+          tx,
+          mode,
+          rows.map((row) => {
+            const genre = mainGenreOf((row.genres ?? []).map((genres) => ({ genres })));
+            const hit = { type: 'artist' as const, id: clusterIdOf('artist', row.page_id), slug: row.slug, name: row.name, year: null, artists: [], genres: genre ? [genre] : [], styles: [] };
+            return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
+          }),
+        ),
+    );
+
+    await forEachPage(
+      (after) => tx<Array<{ page_id: number; name: string; slug: string | null; master_count: number }>>`
+        SELECT discogs_id AS page_id, name, slug, master_count FROM labels
+        WHERE discogs_id > ${after} ORDER BY discogs_id LIMIT ${pageSize}`,
+      (rows) =>
+        insertDocuments(
+          tx,
+          mode,
+          rows.map((row) => {
+            const hit = { type: 'label' as const, id: clusterIdOf('label', row.page_id), slug: row.slug, name: row.name, year: null, artists: [], genres: [], styles: [] };
+            return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
+          }),
+        ),
+    );
+
+    await forEachPage(
+      (after) => tx<Array<{ page_id: number; slug: string | null; doc: FestivalRow }>>`
+        SELECT festival_id AS page_id, slug, doc FROM festivals
+        WHERE festival_id > ${after} ORDER BY festival_id LIMIT ${pageSize}`,
+      (rows) =>
+        insertDocuments(
+          tx,
+          mode,
+          rows.map((row) => {
+            const festival = row.doc;
+            const lineup = new Set(festival.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
+            const hit = { type: 'festival' as const, id: clusterIdOf('festival', row.page_id), slug: row.slug, name: festival.name, year: null, artists: [], genres: festival.genres, styles: [] };
+            return documentOf(searchEntry(hit, festival.name, [], lineup.size, null));
+          }),
+        ),
+    );
+  });
+}

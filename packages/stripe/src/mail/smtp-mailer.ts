@@ -1,0 +1,13 @@
+/** MAIL_TRANSPORT=smtp://user:pass@host:port (or smtps://): nodemailer, Node-only. */
+import type { MailMessage, Mailer } from '@catalogue/core';
+import nodemailer from 'nodemailer';
+
+export function createSmtpMailer(url: string, from: string): Mailer & { close(): void } {
+  const transport = nodemailer.createTransport(url);
+  return {
+    async send(message: MailMessage) {
+      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, ...(message.html ? { html: message.html } : {}) });
+    },
+    close: () => transport.close(),
+  };
+}

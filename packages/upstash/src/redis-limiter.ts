@@ -1,0 +1,334 @@
+/**
+ * The Limiter port on Redis, shared by every instance. See the in-memory Limiter in
+ * @catalogue/core for the semantics; this one keeps them across instances:
+ * - admit(): one EVALSHA (ADMIT_SCRIPT) does quota → burst (an exact sliding log) →
+ *   concurrency acquire atomically;
+ *   release() is one ZREM, handed by core to waitUntil, off the response path;
+ * - the store unreachable, erroring or slower than `timeoutMs` → admit() throws (core fails
+ *   open); the call is kept in the ledger and replayed into the month counter later;
+ * - runJobs(): replays buffered counts and flushes month counts to durable usage.
+ */
+import type { Accounts, AdmitRequest, BurstState, Clock, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '@catalogue/core';
+import { monthOf, nextMonthStart } from '@catalogue/core';
+import type { Redis } from '@upstash/redis';
+import { type LimiterKeys, limiterKeys } from './keys.js';
+import { ADMIT_SCRIPT, PEEK_SCRIPT, PUBLIC_SCRIPT, REPLAY_SCRIPT } from './scripts.js';
+import { type LedgerGroup, type UsageLedger, createUsageLedger } from './usage-ledger.js';
+import { StoreTimeoutError, withTimeout } from './with-timeout.js';
+
+/** Same windows as the memory Limiter (@catalogue/core/memory BURST_WINDOW_MS, LEASE_MS). */
+export const BURST_WINDOW_MS = 60_000;
+export const LEASE_MS = 60_000;
+/** How long a counted call id is remembered: a late or replayed count within it is ignored. */
+export const CALL_MARKER_TTL_MS = 15 * 60_000;
+/** Month counters outlive their month so late replays and usage reads still find them. */
+const MONTH_COUNTER_GRACE_MS = 35 * 24 * 3_600_000;
+/** Markers per replay script call. */
+const REPLAY_CHUNK = 500;
+
+export interface RedisLimiterOptions {
+  /** An @upstash/redis client: REST (`new Redis({ url, token })`) or TCP (`createTcpRedis`). */
+  redis: Redis;
+  /** Durable monthly usage (the Accounts port). */
+  accounts: Pick<Accounts, 'addUsage' | 'getUsage'>;
+  clock?: Clock;
+  logger?: Logger;
+  prefix?: string;
+  /** An admit slower than this fails open (decisions.md §8). */
+  timeoutMs?: number;
+  /** Time limit of background store calls (release, replay, flush). */
+  backgroundTimeoutMs?: number;
+}
+
+export interface RedisLimiter extends Limiter {
+  runJobs(now: number): Promise<void>;
+  /** Calls admitted by this instance not yet in durable usage. */
+  pendingCalls(customerId: string, environment: Environment, month: string): number;
+  readonly keys: LimiterKeys;
+}
+
+type Reply = Array<string | number | null>;
+
+export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
+  const { redis, accounts } = options;
+  const clock = options.clock ?? { now: () => Date.now() };
+  const logger = options.logger;
+  const timeoutMs = options.timeoutMs ?? 50;
+  const backgroundTimeoutMs = options.backgroundTimeoutMs ?? 2_000;
+  const keys = limiterKeys(options.prefix ?? 'catalogue:limits');
+  const ledger: UsageLedger = createUsageLedger();
+
+  const admitScript = redis.createScript<Reply>(ADMIT_SCRIPT);
+  const replayScript = redis.createScript<Reply>(REPLAY_SCRIPT);
+  const peekScript = redis.createScript<[number, number]>(PEEK_SCRIPT);
+  const publicScript = redis.createScript<number>(PUBLIC_SCRIPT);
+
+  // A relative TTL (Redis' own clock may disagree with the injected one): the rest of the
+  // month as the caller sees it, plus the grace.
+  const monthTtlMs = (month: string, now: number) => Math.max(0, nextMonthStart(Date.parse(`${month}-01T00:00:00Z`)) - now) + MONTH_COUNTER_GRACE_MS;
+  const newId = () => crypto.randomUUID();
+  const windowOf = (now: number) => Math.floor(now / BURST_WINDOW_MS);
+
+  function warn(kind: string, fields: Record<string, unknown>, error?: unknown): void {
+    logger?.log({
+      level: 'warn',
+      kind,
+      ...fields,
+      ...(error === undefined ? {} : { error: error instanceof Error ? error.message : String(error) }),
+    });
+  }
+
+  function releaseLease(keyId: string, leaseId: string): Promise<void> {
+    return withTimeout(redis.zrem(keys.leases(keyId), leaseId), backgroundTimeoutMs).then(
+      () => undefined,
+      // The lease expires after LEASE_MS anyway; a failed release only holds the slot until then.
+      (error: unknown) => warn('ratelimit.release_failed', { key_id: keyId }, error),
+    );
+  }
+
+  async function runAdmit(request: AdmitRequest, callId: string, month: string): Promise<Reply> {
+    const { customerId, environment, keyId, policy, now } = request;
+    const scriptKeys = [keys.burst(customerId, environment), keys.month(customerId, environment, month), keys.leases(keyId), keys.call(callId)];
+    const args = (seed: string) =>
+      [
+        now,
+        BURST_WINDOW_MS,
+        policy.burstPerMinute,
+        policy.quotaPerMonth,
+        policy.quotaMode === 'block' ? 1 : 0,
+        policy.concurrency,
+        LEASE_MS,
+        callId,
+        CALL_MARKER_TTL_MS,
+        seed,
+        `g${newId()}`,
+        monthTtlMs(month, now),
+      ].map(String);
+    const reply = await withTimeout(admitScript.exec(scriptKeys, args('')), timeoutMs);
+    if (reply[0] !== 'seed') return reply;
+    // The month counter is missing (new month, or Redis restarted empty): seed it from durable usage.
+    const durable = await accounts.getUsage(customerId, environment, month);
+    const seeded = await withTimeout(admitScript.exec(scriptKeys, args(String(durable))), timeoutMs);
+    if (seeded[0] === 'seed') throw new Error('month counter could not be seeded');
+    return seeded;
+  }
+
+  // ── replay and durable flush ──
+
+  async function replayGroup(group: LedgerGroup): Promise<string> {
+    const monthKey = keys.month(group.customerId, group.environment, group.month);
+    const entries = [...group.unconfirmed];
+    let gen: string | null = null;
+    // With nothing to replay the script still answers the counter's generation (and seeds it).
+    for (let i = 0; i === 0 || i < entries.length; i += REPLAY_CHUNK) {
+      const chunk = entries.slice(i, i + REPLAY_CHUNK);
+      const scriptKeys = [monthKey, ...chunk.map(([id]) => keys.call(id))];
+      const args = (seed: string) =>
+        [seed, `g${newId()}`, monthTtlMs(group.month, clock.now()), CALL_MARKER_TTL_MS, ...chunk.map(([, count]) => count)].map(String);
+      let reply = await withTimeout(replayScript.exec(scriptKeys, args('')), backgroundTimeoutMs);
+      if (reply[0] === 'seed') {
+        const durable = await accounts.getUsage(group.customerId, group.environment, group.month);
+        reply = await withTimeout(replayScript.exec(scriptKeys, args(String(durable))), backgroundTimeoutMs);
+      }
+      if (reply[0] !== 'ok') throw new Error('month counter could not be seeded for replay');
+      gen = String(reply[1]);
+      for (const [id, count] of chunk) {
+        group.unconfirmed.delete(id);
+        group.confirmed.set(gen, (group.confirmed.get(gen) ?? 0) + count);
+      }
+    }
+    return gen as string;
+  }
+
+  async function syncGroup(group: LedgerGroup, flushDurable: boolean): Promise<void> {
+    let gen = await replayGroup(group);
+    // Counts confirmed under another generation were lost when Redis restarted empty (the
+    // counter was re-seeded from durable usage, which does not hold them yet): count them again.
+    let lost = false;
+    for (const [oldGen, count] of group.confirmed) {
+      if (oldGen === gen) continue;
+      group.confirmed.delete(oldGen);
+      group.unconfirmed.set(`lost:${newId()}`, count);
+      lost = true;
+    }
+    if (lost) gen = await replayGroup(group);
+    if (!flushDurable) return;
+    const count = group.confirmed.get(gen) ?? 0;
+    if (count === 0) return;
+    await accounts.addUsage(group.customerId, group.environment, group.month, count);
+    // Admits may have confirmed more under `gen` meanwhile; only what was flushed leaves.
+    const left = (group.confirmed.get(gen) ?? 0) - count;
+    if (left > 0) group.confirmed.set(gen, left);
+    else group.confirmed.delete(gen);
+  }
+
+  async function syncAll(flushDurable: boolean): Promise<void> {
+    for (const group of ledger.groups()) {
+      try {
+        await syncGroup(group, flushDurable);
+      } catch (error) {
+        warn(
+          'ratelimit.sync_failed',
+          {
+            customer_id: group.customerId,
+            environment: group.environment,
+            month: group.month,
+            durable: flushDurable,
+          },
+          error,
+        );
+      } finally {
+        ledger.prune(group);
+      }
+    }
+  }
+
+  // One sync at a time: a replay and a flush of the same group must not interleave.
+  let syncing: Promise<void> = Promise.resolve();
+  let syncRunning = false;
+  function sync(flushDurable: boolean): Promise<void> {
+    const run = syncing.then(async () => {
+      syncRunning = true;
+      try {
+        await syncAll(flushDurable);
+      } finally {
+        syncRunning = false;
+      }
+    });
+    syncing = run.catch(() => {});
+    return run;
+  }
+
+  /** The store answered again: replay what was buffered, off the response path. */
+  function kickReplay(): void {
+    if (syncRunning || !ledger.hasUnconfirmed()) return;
+    void sync(false);
+  }
+
+  return {
+    keys,
+
+    async admit(request: AdmitRequest): Promise<LimitDecision> {
+      const { customerId, environment, keyId, policy, now } = request;
+      const month = monthOf(now);
+      const callId = newId();
+      let reply: Reply;
+      try {
+        reply = await runAdmit(request, callId, month);
+      } catch (error) {
+        // Core lets this call through (fail open), so it counts: buffer it under its call id; the
+        // replay counts it unless the script did land (its marker then says so).
+        ledger.buffer(customerId, environment, month, callId, 1);
+        if (error instanceof StoreTimeoutError) void releaseLease(keyId, callId);
+        throw error;
+      }
+      const [status, gen, used, burst, nextFree] = reply;
+      const monthCount = Number(used);
+      const burstUsed = Number(burst);
+      const nextFreeAt = Number(nextFree);
+      const base = {
+        limit: policy.burstPerMinute,
+        reset: Math.ceil(nextFreeAt / 1000),
+        monthCount,
+        release: async () => {},
+      };
+      switch (status) {
+        case 'quota':
+          return {
+            ...base,
+            allowed: false,
+            reason: 'quota',
+            remaining: 0,
+            retryAfterSeconds: Math.ceil((nextMonthStart(now) - now) / 1000),
+          };
+        case 'burst':
+          return {
+            ...base,
+            allowed: false,
+            reason: 'burst',
+            remaining: 0,
+            retryAfterSeconds: Math.max(1, Math.ceil((nextFreeAt - now) / 1000)),
+          };
+        case 'concurrency':
+          return {
+            ...base,
+            allowed: false,
+            reason: 'concurrency',
+            remaining: Math.max(0, policy.burstPerMinute - burstUsed),
+            retryAfterSeconds: 1,
+          };
+        case 'ok': {
+          ledger.confirm(customerId, environment, month, String(gen), 1);
+          kickReplay();
+          let released: Promise<void> | null = null;
+          return {
+            ...base,
+            allowed: true,
+            reason: null,
+            remaining: Math.max(0, policy.burstPerMinute - burstUsed),
+            retryAfterSeconds: 0,
+            release: () => (released ??= releaseLease(keyId, callId)),
+          };
+        }
+        default:
+          throw new Error(`unexpected limiter reply ${String(status)}`);
+      }
+    },
+
+    async peek(request: AdmitRequest): Promise<BurstState> {
+      const { customerId, environment, policy, now } = request;
+      const [used, nextFree] = await withTimeout(peekScript.exec([keys.burst(customerId, environment)], [String(now), String(BURST_WINDOW_MS)]), timeoutMs);
+      return {
+        limit: policy.burstPerMinute,
+        remaining: Math.max(0, policy.burstPerMinute - Number(used)),
+        reset: Math.ceil(Number(nextFree) / 1000),
+      };
+    },
+
+    async monthCount(customerId, environment, month) {
+      try {
+        const live = await withTimeout(redis.hget<number | string>(keys.month(customerId, environment, month), 'n'), timeoutMs);
+        if (live !== null && live !== undefined) return Number(live);
+      } catch (error) {
+        warn('ratelimit.month_count_fallback', { customer_id: customerId, environment, month }, error);
+      }
+      // No live counter (or no store): durable usage plus what this instance has not flushed.
+      return (await accounts.getUsage(customerId, environment, month)) + ledger.pending(customerId, environment, month);
+    },
+
+    async admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision> {
+      const window = windowOf(now);
+      const resetAt = (window + 1) * BURST_WINDOW_MS;
+      const remaining = Number(
+        await withTimeout(
+          publicScript.exec([keys.publicBurst(ip, window), keys.publicBurst(ip, window - 1)], [limitPerMinute, now, BURST_WINDOW_MS].map(String)),
+          timeoutMs,
+        ),
+      );
+      const reset = Math.ceil(resetAt / 1000);
+      if (remaining < 0)
+        return {
+          allowed: false,
+          limit: limitPerMinute,
+          remaining: 0,
+          reset,
+          retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+        };
+      return {
+        allowed: true,
+        limit: limitPerMinute,
+        remaining,
+        reset,
+        retryAfterSeconds: 0,
+      };
+    },
+
+    async runJobs(_now: number) {
+      // Windows, leases and call markers expire in Redis by themselves; what is left is to
+      // replay buffered counts and persist month counts (the ledger) to durable usage.
+      await sync(true);
+    },
+
+    pendingCalls: (customerId, environment, month) => ledger.pending(customerId, environment, month),
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The limiter's Lua scripts. `ADMIT` does quota + burst + concurrency acquire atomically, so an
+ * admitted request costs one round trip (EVALSHA, falling back to EVAL on NOSCRIPT).
+ *
+ * Burst follows the memory Limiter of @catalogue/core: an exact sliding log of the calls of
+ * the last 60 s (a sorted set of call ids scored by time), so steady traffic at the limit
+ * always passes and no window ever holds more than the limit. The public per-IP limit is
+ * @upstash/ratelimit's `slidingWindow` (its keys and weighted two-window arithmetic), as in
+ * the memory Limiter.
+ *
+ * The month counter is a hash { n, g }: `g` is a random generation id written when the counter
+ * is (re)seeded from durable usage, so an instance can tell that Redis lost counts it made
+ * (the generation changed) and replay them.
+ */
+
+/** Seeds the month counter when it is missing; returns nothing (callers read n and g after). */
+const SEED_MONTH = `
+local function seed_month(monthKey, seed, gen, ttlMs)
+  if redis.call('EXISTS', monthKey) == 1 then return true end
+  if seed == '' then return false end
+  redis.call('HSET', monthKey, 'n', seed, 'g', gen)
+  redis.call('PEXPIRE', monthKey, ttlMs)
+  return true
+end
+`;
+
+/** Forgets calls that left the window; returns how many remain and when the next slot frees. */
+const BURST_LOG = `
+local function burst_log(key, now, window)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local used = redis.call('ZCARD', key)
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  local nextFree = now + window
+  if oldest[2] then nextFree = tonumber(oldest[2]) + window end
+  return used, nextFree
+end
+`;
+
+/**
+ * KEYS: burst log, month hash, lease set, call marker
+ * ARGV: now, windowMs, burstLimit, quota, block (1|0), concurrency, leaseMs, callId,
+ *       markerTtlMs, seed ('' when unknown), newGen, monthTtlMs
+ * Returns { status, gen, monthCount, burstUsed, nextFreeMs }; status is ok | quota | burst |
+ * concurrency | dup (call id already counted) | seed (month counter missing, seed unknown).
+ * For ok, burstUsed and nextFreeMs include the call.
+ */
+export const ADMIT_SCRIPT = `${SEED_MONTH}${BURST_LOG}
+local now         = tonumber(ARGV[1])
+local window      = tonumber(ARGV[2])
+local tokens      = tonumber(ARGV[3])
+local quota       = tonumber(ARGV[4])
+local block       = ARGV[5] == '1'
+local concurrency = tonumber(ARGV[6])
+local leaseMs     = tonumber(ARGV[7])
+
+if not seed_month(KEYS[2], ARGV[10], ARGV[11], ARGV[12]) then return {'seed'} end
+local gen  = redis.call('HGET', KEYS[2], 'g')
+local used = tonumber(redis.call('HGET', KEYS[2], 'n'))
+
+-- A late delivery of a call that a replay already counted: count nothing twice.
+if redis.call('EXISTS', KEYS[4]) == 1 then return {'dup', gen, used, 0, 0} end
+
+local burstUsed, nextFree = burst_log(KEYS[1], now, window)
+if block and used >= quota then return {'quota', gen, used, burstUsed, nextFree} end
+if burstUsed >= tokens then return {'burst', gen, used, burstUsed, nextFree} end
+
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+if redis.call('ZCARD', KEYS[3]) >= concurrency then return {'concurrency', gen, used, burstUsed, nextFree} end
+
+redis.call('ZADD', KEYS[1], now, ARGV[8])
+redis.call('PEXPIRE', KEYS[1], window + 1000)
+if burstUsed == 0 then nextFree = now + window end
+used = redis.call('HINCRBY', KEYS[2], 'n', 1)
+redis.call('ZADD', KEYS[3], now + leaseMs, ARGV[8])
+redis.call('PEXPIRE', KEYS[3], leaseMs + 1000)
+redis.call('SET', KEYS[4], gen, 'PX', ARGV[9])
+return {'ok', gen, used, burstUsed + 1, nextFree}
+`;
+
+/**
+ * Replays counts into the month counter, each under an id that is counted at most once.
+ * KEYS: month hash, then one call marker per replayed entry
+ * ARGV: seed ('' when unknown), newGen, monthTtlMs, markerTtlMs, then one count per marker
+ * Returns { 'ok', gen, monthCount } or { 'seed' }.
+ */
+export const REPLAY_SCRIPT = `${SEED_MONTH}
+if not seed_month(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) then return {'seed'} end
+local gen = redis.call('HGET', KEYS[1], 'g')
+local added = 0
+for i = 2, #KEYS do
+  if redis.call('SET', KEYS[i], gen, 'NX', 'PX', ARGV[4]) then
+    added = added + tonumber(ARGV[3 + i])
+  end
+end
+local n = tonumber(redis.call('HGET', KEYS[1], 'n'))
+if added > 0 then n = redis.call('HINCRBY', KEYS[1], 'n', added) end
+return {'ok', gen, n}
+`;
+
+/** The burst log as it stands. KEYS: burst log; ARGV: now, windowMs. Returns { used, nextFreeMs }. */
+export const PEEK_SCRIPT = `${BURST_LOG}
+local used, nextFree = burst_log(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
+return {used, nextFree}
+`;
+
+/**
+ * The per-IP sliding window of the public routes: the library's slidingWindow limit script.
+ * KEYS: current, previous; ARGV: tokens, now, windowMs. Returns remaining (-1 when refused).
+ */
+export const PUBLIC_SCRIPT = `
+local tokens = tonumber(ARGV[1])
+local now    = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local requestsInCurrentWindow = redis.call('GET', KEYS[1])
+if requestsInCurrentWindow == false then requestsInCurrentWindow = 0 end
+local requestsInPreviousWindow = redis.call('GET', KEYS[2])
+if requestsInPreviousWindow == false then requestsInPreviousWindow = 0 end
+local percentageInCurrent = (now % window) / window
+requestsInPreviousWindow = math.floor((1 - percentageInCurrent) * requestsInPreviousWindow)
+if requestsInPreviousWindow + requestsInCurrentWindow >= tokens then return -1 end
+local newValue = redis.call('INCRBY', KEYS[1], 1)
+if newValue == 1 then
+  redis.call('PEXPIRE', KEYS[1], window * 2 + 1000)
+end
+return tokens - (newValue + requestsInPreviousWindow)
+`;

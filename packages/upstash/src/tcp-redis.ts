@@ -1,0 +1,41 @@
+/** `REDIS_URL` → an @upstash/redis client on plain TCP, so both transports share one code path. */
+import { Redis } from '@upstash/redis';
+import { Redis as IORedis, type RedisOptions } from 'ioredis';
+import { createTcpRequester } from './tcp-requester.js';
+
+export interface TcpRedis {
+  redis: Redis;
+  /** The underlying ioredis connection. */
+  connection: IORedis;
+  /** Resolves once connected (commands fail fast rather than queue while disconnected). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createTcpRedis(url: string, options: RedisOptions = {}): TcpRedis {
+  const connection = new IORedis(url, {
+    // Fail fast while disconnected: a queued command would block the request past the
+    // fail-open timeout and could land much later. Never resend a command after a reconnect.
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    ...options,
+  });
+  // Errors surface on the commands; the connection retries in the background by itself.
+  connection.on('error', () => {});
+  const redis = new Redis(createTcpRequester(connection));
+  return {
+    redis,
+    connection,
+    ready: () =>
+      connection.status === 'ready'
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            connection.once('ready', () => resolve());
+            connection.once('end', () => reject(new Error('redis connection ended')));
+          }),
+    close: async () => {
+      connection.disconnect();
+    },
+  };
+}

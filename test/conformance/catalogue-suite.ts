@@ -1,0 +1,184 @@
+/**
+ * Conformance assertions for any Catalogue built from a CatalogueData. Every answer is compared
+ * with the in-memory catalogue over the same data (the reference), and a few exact values are
+ * asserted outright so the suite also fails when both drift together.
+ */
+import { clusterIdOf, type Catalogue, type CatalogueData, type SearchHitData, type SearchQuery } from '@catalogue/core';
+import { createMemoryCatalogue } from '@catalogue/core/memory';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+export interface BuiltCatalogue {
+  catalogue: Catalogue;
+  close(): Promise<void>;
+}
+
+const A = (id: number) => clusterIdOf('artist', id);
+const L = (id: number) => clusterIdOf('label', id);
+const F = (id: number) => clusterIdOf('festival', id);
+
+function searchQuery(q: string | null, extra: Partial<SearchQuery> = {}): SearchQuery {
+  return { q, type: 'all', filters: {}, limit: 100, after: null, ...extra };
+}
+
+/** Ids that exist in the data plus a few that do not, for per-entity comparisons. */
+function probeIds(data: CatalogueData) {
+  const take = <T>(rows: T[], n: number) => rows.slice(0, n);
+  return {
+    masters: [...take(data.masters, 12).map((m) => m.master_id), 987_654_321],
+    artists: [...take(data.artists, 12).map((a) => A(a.discogs_id)), A(987_654), L(1)],
+    labels: [...take(data.labels, 8).map((l) => L(l.discogs_id)), L(987_654)],
+    festivals: [...take(data.festivals, 4).map((f) => F(f.festival_id)), F(987_654)],
+    names: [...take(data.artists, 6).map((a) => a.name), ...take(data.labels, 3).map((l) => l.name), ...take(data.festivals, 2).map((f) => f.name)],
+  };
+}
+
+export function describeCatalogueConformance(name: string, data: CatalogueData, build: (data: CatalogueData) => Promise<BuiltCatalogue>, options: { exactFixture?: boolean } = {}): void {
+  describe(`Catalogue conformance: ${name}`, () => {
+    const reference = createMemoryCatalogue(data);
+    let built: BuiltCatalogue;
+    let catalogue: Catalogue;
+    const probes = probeIds(data);
+
+    beforeAll(async () => {
+      built = await build(data);
+      catalogue = built.catalogue;
+    });
+    afterAll(async () => {
+      await built?.close();
+    });
+
+    const same = async <T>(call: (c: Catalogue) => Promise<T>) => {
+      const [actual, expected] = await Promise.all([call(catalogue), call(reference)]);
+      expect(actual).toEqual(expected);
+      return actual;
+    };
+
+    const words = [...new Set(probes.names.flatMap((n) => n.split(/\s+/)).filter((w) => w.length > 1))].slice(0, 8);
+
+    it('search: text, types, filters and scores equal the reference', async () => {
+      for (const q of [null, '', 'nova', 'NOVA d', 'björk nova', 'bjork', 'moments in time', 'vince watson', 'full', '808', 'zzzz', ...words]) {
+        await same((c) => c.search(searchQuery(q), {}));
+        for (const type of ['master', 'artist', 'label', 'festival'] as const) await same((c) => c.search(searchQuery(q, { type }), {}));
+      }
+      const filters: SearchQuery['filters'][] = [
+        { genre: ['electronic'] }, { genre: ['ELECTRONIC', 'Rock'] }, { style: ['ambient'] }, { format: ['vinyl'] }, { country: ['is'] },
+        { label: ['nova records'] }, { label: ['nova-dub'] }, { label: ['self-released'] }, { year_from: 2002, year_to: 2025 }, { year_to: 2001 },
+        { genre: ['Electronic'], style: ['Dub'] },
+      ];
+      for (const f of filters) {
+        await same((c) => c.search(searchQuery(null, { filters: f }), {}));
+        await same((c) => c.search(searchQuery('nova', { filters: f }), {}));
+      }
+    });
+
+    it('search: keyset pages join to the full ordered list without duplicates', async () => {
+      for (const q of [null, 'nova']) {
+        const full = await catalogue.search(searchQuery(q, { limit: 1_000_000 }), {});
+        const pageSize = Math.max(2, Math.ceil(full.length / 12));
+        const pages: SearchHitData[] = [];
+        let after: SearchQuery['after'] = null;
+        for (let guard = 0; guard < 500; guard++) {
+          const page = await same((c) => c.search(searchQuery(q, { limit: pageSize, after }), {}));
+          if (page.length === 0) break;
+          pages.push(...page);
+          const last = page[page.length - 1] as SearchHitData;
+          after = { score: last.score, type: last.type, id: last.id };
+        }
+        expect(pages).toEqual(full);
+        expect(new Set(pages.map((h) => `${h.type}:${h.id}`)).size).toBe(pages.length);
+      }
+    });
+
+    it('facets: counts per value with q and filters equal the reference', async () => {
+      const all = ['genre', 'style', 'format', 'country', 'year_from', 'year_to', 'label'] as const;
+      for (const q of [null, 'nova', 'zzzz']) {
+        for (const limit of [1, 2, 50]) await same((c) => c.facets({ q, facets: [...all], filters: {}, limit }, {}));
+        await same((c) => c.facets({ q, facets: [...all], filters: { genre: ['electronic'], year_from: 2000 }, limit: 10 }, {}));
+      }
+    });
+
+    it('masters, batches and master dossiers equal the reference', async () => {
+      for (const id of probes.masters) {
+        await same((c) => c.master(id, {}));
+        await same((c) => c.masterDossier(id, {}));
+      }
+      const batch = [...probes.masters].reverse();
+      const [actual, expected] = await Promise.all([catalogue.masters([...batch, ...batch], {}), reference.masters([...batch, ...batch], {})]);
+      const byId = <T extends { master_id: number }>(list: T[]) => [...list].sort((a, b) => a.master_id - b.master_id);
+      expect(byId(actual)).toEqual(byId(expected));
+    });
+
+    it('findAgent, dossiers and resolve equal the reference', async () => {
+      for (const id of [...probes.artists, ...probes.labels, ...probes.festivals]) {
+        for (const kind of [null, 'artist', 'label', 'festival'] as const) await same((c) => c.findAgent({ by: 'cluster_id', cluster_id: id }, kind, {}));
+        await same((c) => c.artistDossier(id, {}));
+        await same((c) => c.labelDossier(id, {}));
+        await same((c) => c.festivalDossier(id, {}));
+        await same((c) => c.bandcampArtist(id, {}));
+        await same((c) => c.bandcampReleases({ by: 'artist', cluster_id: id }, {}));
+      }
+      for (const identity of await Promise.all(probes.artists.map((id) => reference.findAgent({ by: 'cluster_id', cluster_id: id }, null, {})))) {
+        if (!identity) continue;
+        await same((c) => c.findAgent({ by: 'slug', slug: identity.slug }, null, {}));
+        await same((c) => c.findAgent({ by: 'slug', slug: identity.slug }, 'label', {}));
+      }
+      for (const artist of data.artists.slice(0, 12)) {
+        await same((c) => c.findAgent({ by: 'discogs', id: artist.discogs_id }, null, {}));
+        if (artist.mbid) {
+          await same((c) => c.findAgent({ by: 'mbid', mbid: artist.mbid as string }, null, {}));
+          await same((c) => c.resolve({ by: 'mbid', mbid: (artist.mbid as string).toUpperCase() }, {}));
+        }
+        if (artist.spotify_id) await same((c) => c.resolve({ by: 'spotify', id: artist.spotify_id as string }, {}));
+      }
+      for (const q of [...probes.names, 'björk nova', 'BJORK NOVA!', 'nova', 'vince', 'zzzz', '!!']) await same((c) => c.resolve({ by: 'q', q }, {}));
+      for (const master of data.masters.slice(0, 6)) await same((c) => c.resolve({ by: 'discogs', kind: 'master', id: master.master_id }, {}));
+      for (const label of data.labels.slice(0, 3)) await same((c) => c.resolve({ by: 'discogs', kind: 'label', id: label.discogs_id }, {}));
+      for (const row of data.bandcamp.slice(0, 4)) {
+        const host = new URL(row.url).hostname;
+        await same((c) => c.resolve({ by: 'bandcamp', host: host.toUpperCase() }, {}));
+        for (const release of row.releases.slice(0, 2)) await same((c) => c.bandcampReleases({ by: 'url', url: `${release.url}/` }, {}));
+      }
+    });
+
+    it('Bandcamp manifest and signals equal the reference', async () => {
+      for (const tag of [null, 'ambient', 'TECHNO', 'none-such']) {
+        for (const after of [null, A(10)]) await same((c) => c.bandcampManifest({ tag, limit: 2, after }, {}));
+        await same((c) => c.bandcampManifest({ tag, limit: 100, after: null }, {}));
+      }
+      for (const window of ['30d', '90d'] as const) {
+        for (const genre of [null, 'electronic', 'Rock']) await same((c) => c.breakouts({ window, genre, limit: 50 }, {}));
+        await same((c) => c.breakouts({ window, genre: null, limit: 1 }, {}));
+      }
+      for (const kind of [null, 'label', 'festival'] as const) {
+        await same((c) => c.tastemakers({ kind, limit: 50 }, {}));
+        await same((c) => c.tastemakers({ kind, limit: 1 }, {}));
+      }
+      for (const genre of [null, 'electronic']) await same((c) => c.onesToWatch({ genre, limit: 50 }, {}));
+    });
+
+    if (options.exactFixture) {
+      it('serves the exact values of the hand-made fixture', async () => {
+        const master = await catalogue.master(1, {});
+        expect(master).toMatchObject({ master_id: 1, title: 'Moments In Time', year: 2002, genres: ['Electronic'], styles: ['Techno', 'Tech House'], formats: ['Vinyl'], country: 'UK', released: '2002-03-00' });
+        expect(master?.artists).toEqual([{ cluster_id: A(13), slug: 'vince-watson', name: 'Vince Watson', anv: null, join: null }]);
+        expect(master?.labels).toEqual([{ cluster_id: L(102), slug: 'bio-rhythm', name: 'Bio Rhythm', catno: 'BIO 001' }]);
+        expect(await catalogue.findAgent({ by: 'cluster_id', cluster_id: A(11) }, null, {})).toMatchObject({ slug: 'bjork-nova-11' });
+        expect(await catalogue.findAgent({ by: 'slug', slug: 'bjork-nova' }, null, {})).toMatchObject({ cluster_id: A(10), name: 'Björk Nova' });
+        expect(await catalogue.findAgent({ by: 'slug', slug: 'artist-808' }, 'artist', {})).toMatchObject({ cluster_id: A(12) });
+        expect(await catalogue.findAgent({ by: 'slug', slug: 'full-width' }, null, {})).toMatchObject({ cluster_id: A(14) });
+        const [top] = await catalogue.search(searchQuery('moments in time'), {});
+        expect(top).toMatchObject({ type: 'master', id: 1 });
+        expect(top?.score).toBeGreaterThanOrEqual(3);
+        const labelled = await catalogue.search(searchQuery(null, { filters: { label: ['NOVA RECORDS'] } }), {});
+        expect(labelled.map((h) => h.id).sort()).toEqual([2, 3, 6]);
+        const facets = await catalogue.facets({ q: null, facets: ['genre'], filters: {}, limit: 1 }, {});
+        expect(facets).toEqual({ total: 7, facets: { genre: [{ value: 'Electronic', count: 5 }] } });
+        expect((await catalogue.resolve({ by: 'q', q: 'bjork nova' }, {}))?.cluster_id).toBe(A(10));
+        expect((await catalogue.resolve({ by: 'discogs', kind: 'master', id: 3 }, {}))?.cluster_id).toBe(A(10));
+        const breakouts = await catalogue.breakouts({ window: '30d', genre: null, limit: 10 }, {});
+        expect(breakouts.as_of).toBe('2026-06-29');
+        expect(breakouts.items.map((b) => b.cluster_id)).toContain(A(10));
+      });
+    }
+  });
+}
