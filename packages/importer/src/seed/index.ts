@@ -1,0 +1,1 @@
+export { loadSampleCatalogue, sampleFiles, writeCatalogue } from './sample-demo.js';
