@@ -86,7 +86,15 @@ export function normalizeEvent(event: StripeEventLike, tierOf: TierByPrice): Bil
     case 'invoice.paid':
       return customer ? { ...base, type: 'payment_succeeded', stripeCustomerId: customer, tier: firstTier(linePriceIds(o), tierOf) } : ignored();
     case 'customer.subscription.updated':
-      return customer ? { ...base, type: 'subscription_updated', stripeCustomerId: customer, tier: firstTier(subscriptionPriceIds(o), tierOf), status: subscriptionStatus(o.status) } : ignored();
+      return customer
+        ? {
+            ...base,
+            type: 'subscription_updated',
+            stripeCustomerId: customer,
+            tier: firstTier(subscriptionPriceIds(o), tierOf),
+            status: subscriptionStatus(o.status),
+          }
+        : ignored();
     case 'customer.subscription.deleted':
       return customer ? { ...base, type: 'subscription_deleted', stripeCustomerId: customer } : ignored();
     default:

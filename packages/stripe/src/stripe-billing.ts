@@ -41,7 +41,13 @@ export function createStripeBilling(options: StripeBillingOptions): Billing {
       let event: StripeEventLike;
       try {
         // The raw bytes as received: any re-encoding would break the signature.
-        event = (await stripe.webhooks.constructEventAsync(payload, signatureHeader, options.webhookSecret, WEBHOOK_TOLERANCE_SECONDS, cryptoProvider)) as unknown as StripeEventLike;
+        event = (await stripe.webhooks.constructEventAsync(
+          payload,
+          signatureHeader,
+          options.webhookSecret,
+          WEBHOOK_TOLERANCE_SECONDS,
+          cryptoProvider,
+        )) as unknown as StripeEventLike;
       } catch (error) {
         if (error instanceof Stripe.errors.StripeSignatureVerificationError) return null;
         // A signed body that is not an event (bad JSON) is refused the same way.
@@ -70,7 +76,12 @@ export function createStripeBilling(options: StripeBillingOptions): Billing {
     async getCheckout(sessionId: string): Promise<CheckoutSessionInfo | null> {
       try {
         const s = await stripe.checkout.sessions.retrieve(sessionId);
-        return { id: s.id, status: s.status ?? 'open', paid: s.payment_status === 'paid' || s.payment_status === 'no_payment_required', email: s.customer_details?.email ?? s.customer_email ?? null };
+        return {
+          id: s.id,
+          status: s.status ?? 'open',
+          paid: s.payment_status === 'paid' || s.payment_status === 'no_payment_required',
+          email: s.customer_details?.email ?? s.customer_email ?? null,
+        };
       } catch (error) {
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
         throw error;

@@ -31,7 +31,13 @@ export async function applyBillingEvent(ctx: ApplyContext, event: BillingEvent):
     case 'payment_failed':
       return change(ctx, event, { eventId: event.id, eventCreated: created, stripeCustomerId: event.stripeCustomerId, status: 'past_due' });
     case 'payment_succeeded':
-      return change(ctx, event, { eventId: event.id, eventCreated: created, stripeCustomerId: event.stripeCustomerId, status: 'active', ...(event.tier ? { tier: event.tier } : {}) });
+      return change(ctx, event, {
+        eventId: event.id,
+        eventCreated: created,
+        stripeCustomerId: event.stripeCustomerId,
+        status: 'active',
+        ...(event.tier ? { tier: event.tier } : {}),
+      });
     case 'subscription_updated':
       return change(ctx, event, {
         eventId: event.id,
@@ -49,7 +55,15 @@ export async function applyBillingEvent(ctx: ApplyContext, event: BillingEvent):
 
 async function change(ctx: ApplyContext, event: BillingEvent, input: BillingChange): Promise<string> {
   const outcome = await ctx.ports.accounts.applyBillingChange(input);
-  ctx.ports.logger.log({ level: outcome === 'unknown_customer' ? 'warn' : 'info', kind: 'billing.event', event_id: event.id, event_type: event.type, outcome, status: input.status ?? null, tier: input.tier ?? null });
+  ctx.ports.logger.log({
+    level: outcome === 'unknown_customer' ? 'warn' : 'info',
+    kind: 'billing.event',
+    event_id: event.id,
+    event_type: event.type,
+    outcome,
+    status: input.status ?? null,
+    tier: input.tier ?? null,
+  });
   return outcome;
 }
 
@@ -81,7 +95,15 @@ async function completeCheckout(ctx: ApplyContext, event: Extract<BillingEvent, 
     mail: { id: mailId, to: event.email, sealed: await seal(secret, JSON.stringify(body), outboxContext(mailId)), created_at: now },
   });
   if (outcome.outcome !== 'applied') return skip(outcome.outcome);
-  ports.logger.log({ level: 'info', kind: 'billing.key_issued', event_id: event.id, customer_id: outcome.customer.id, key_id: outcome.key.id, key_prefix: outcome.key.display_prefix, tier: outcome.customer.tier });
+  ports.logger.log({
+    level: 'info',
+    kind: 'billing.key_issued',
+    event_id: event.id,
+    customer_id: outcome.customer.id,
+    key_id: outcome.key.id,
+    key_prefix: outcome.key.display_prefix,
+    tier: outcome.customer.tier,
+  });
   ctx.waitUntil(deliverOutboxMessage(ports, secret, outcome.mailId));
   return 'applied';
 }

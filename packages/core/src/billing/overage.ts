@@ -7,11 +7,14 @@
  */
 import type { Customer, Environment } from '../ports.js';
 import type { Ports } from '../service-ports.js';
-import { CONTRACT_REVIEW_CALLS, TIERS, monthOf, policyFor } from '../tiers.js';
+import { CONTRACT_REVIEW_CALLS, monthOf, policyFor, TIERS } from '../tiers.js';
 
 /** The month's calls: the live counter, or the durable copy when the counter lost it (restart). */
 async function monthCalls(ports: Ports, customerId: string, environment: Environment, month: string): Promise<number> {
-  const [live, durable] = await Promise.all([ports.limiter.monthCount(customerId, environment, month).catch(() => 0), ports.accounts.getUsage(customerId, environment, month)]);
+  const [live, durable] = await Promise.all([
+    ports.limiter.monthCount(customerId, environment, month).catch(() => 0),
+    ports.accounts.getUsage(customerId, environment, month),
+  ]);
   return Math.max(live, durable);
 }
 

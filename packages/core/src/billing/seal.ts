@@ -33,7 +33,11 @@ export async function seal(secret: string, plaintext: string, context: string): 
 /** Throws when the value was not sealed with this secret and context. */
 export async function unseal(secret: string, sealed: string, context: string): Promise<string> {
   const bytes = fromBase64Url(sealed);
-  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.subarray(0, 12), additionalData: encoder.encode(context) }, await aesKey(secret), bytes.subarray(12));
+  const plain = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv: bytes.subarray(0, 12), additionalData: encoder.encode(context) },
+    await aesKey(secret),
+    bytes.subarray(12),
+  );
   return decoder.decode(plain);
 }
 

@@ -3,7 +3,7 @@
  * Each method does all its reads and writes without an `await` in between, which makes it
  * atomic the way one PostgreSQL transaction is.
  */
-import { TIERS } from '../tiers.js';
+
 import type {
   Accounts,
   ApiKey,
@@ -19,6 +19,7 @@ import type {
   RevealRow,
   SearchEvent,
 } from '../ports.js';
+import { TIERS } from '../tiers.js';
 
 /** What the memory store keeps beside the customer record itself. */
 interface CustomerBilling {
@@ -163,7 +164,11 @@ export function createMemoryAccounts(): MemoryAccounts {
       if (keyIdByHash.has(input.key.hash) || customers.has(input.customer.id)) throw new Error('duplicate customer or key');
       const customer = insertCustomer(input.customer, input.stripeCustomerId);
       const key = storeKey(customer.id, input.key);
-      billing.set(customer.id, { checkoutSessionId: input.checkoutSessionId, stripeSubscriptionId: input.stripeSubscriptionId, lastBillingEventAt: input.eventCreated });
+      billing.set(customer.id, {
+        checkoutSessionId: input.checkoutSessionId,
+        stripeSubscriptionId: input.stripeSubscriptionId,
+        lastBillingEventAt: input.eventCreated,
+      });
       reveals.set(key.id, { customer_id: customer.id, key_id: key.id, sealed: input.reveal.sealed, expires_at: input.reveal.expires_at });
       outbox.set(input.mail.id, {
         id: input.mail.id,

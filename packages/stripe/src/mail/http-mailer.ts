@@ -1,5 +1,5 @@
 /** MAIL_TRANSPORT=https://…: each message as a JSON POST (a mail API or a relay of your own). */
-import type { MailMessage, Mailer } from '@catalogue/core';
+import type { Mailer, MailMessage } from '@catalogue/core';
 
 export function createHttpMailer(url: string, from: string, fetchImpl: typeof fetch = fetch): Mailer {
   const target = new URL(url);

@@ -1,5 +1,5 @@
 /** MAIL_TRANSPORT=smtp://user:pass@host:port (or smtps://): nodemailer, Node-only. */
-import type { MailMessage, Mailer } from '@catalogue/core';
+import type { Mailer, MailMessage } from '@catalogue/core';
 import nodemailer from 'nodemailer';
 
 export function createSmtpMailer(url: string, from: string): Mailer & { close(): void } {

@@ -59,11 +59,21 @@ export const dashboardSessionRoute = () =>
     query: { token: { schema: v.optional(v.pipe(v.string(), v.maxLength(200))) } },
     summary: 'Sign in with the e-mailed link: sets the session cookie and redirects to /dashboard',
     tags: ['dashboard'],
-    responses: { 303: { description: 'Signed in; to /dashboard.', headers: ['Location', 'Set-Cookie'] }, 400: { description: 'HTML page: the link is used, expired or wrong.' } },
+    responses: {
+      303: { description: 'Signed in; to /dashboard.', headers: ['Location', 'Set-Cookie'] },
+      400: { description: 'HTML page: the link is used, expired or wrong.' },
+    },
     async handler({ query, ports, config, now }) {
       const customerId = query.token ? await ports.accounts.consumeLoginToken(tokenHash(query.token), new Date(now)) : null;
       if (!customerId) {
-        return html(page('Sign-in link expired', '<h1>This sign-in link does not work any more</h1><p>Links work once and for 15 minutes. <a href="/dashboard">Ask for a new one</a>.</p>'), 400, PAGE_HEADERS);
+        return html(
+          page(
+            'Sign-in link expired',
+            '<h1>This sign-in link does not work any more</h1><p>Links work once and for 15 minutes. <a href="/dashboard">Ask for a new one</a>.</p>',
+          ),
+          400,
+          PAGE_HEADERS,
+        );
       }
       const cookie = await startSession(ports, config, customerId, now);
       ports.logger.log({ level: 'info', kind: 'dashboard.signed_in', customer_id: customerId });

@@ -14,7 +14,13 @@ import type { ApiKey } from '../../ports.js';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
-export const keyView = (k: ApiKey) => ({ id: k.id, display_prefix: k.display_prefix, environment: k.environment, status: k.status, created_at: k.created_at.toISOString() });
+export const keyView = (k: ApiKey) => ({
+  id: k.id,
+  display_prefix: k.display_prefix,
+  environment: k.environment,
+  status: k.status,
+  created_at: k.created_at.toISOString(),
+});
 
 export const dashboardKeysRoute = () =>
   route({
@@ -58,7 +64,14 @@ export const dashboardRotateKeyRoute = () =>
       const { plaintext, record } = newKeyRecord(current.environment, new Date(now));
       const rotated = await ports.accounts.rotateKey(customer.id, keyId, record);
       if (!rotated) throw new ApiError(400, 'invalid_body', { message: 'the key changed meanwhile; reload' });
-      ports.logger.log({ level: 'info', kind: 'dashboard.key_rotated', customer_id: customer.id, key_id: rotated.key.id, key_prefix: rotated.key.display_prefix, replaces: keyId });
+      ports.logger.log({
+        level: 'info',
+        kind: 'dashboard.key_rotated',
+        customer_id: customer.id,
+        key_id: rotated.key.id,
+        key_prefix: rotated.key.display_prefix,
+        replaces: keyId,
+      });
       return json({ key: plaintext, id: rotated.key.id, display_prefix: rotated.key.display_prefix, replaces: keyId }, 201, NO_STORE);
     },
   });

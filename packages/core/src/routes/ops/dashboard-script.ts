@@ -2,7 +2,7 @@
  * The dashboard's script: plain DOM + fetch, no framework. Same-origin fetches carry the
  * SameSite=Strict cookie and the browser's Origin header, which the API checks.
  */
-export const DASHBOARD_SCRIPT = String.raw`
+export const DASHBOARD_SCRIPT = `
 const $ = (id) => document.getElementById(id);
 const show = (id, on) => { $(id).hidden = !on; };
 const say = (text) => { $('status').textContent = text; };

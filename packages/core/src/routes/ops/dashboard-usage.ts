@@ -7,7 +7,7 @@ import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { Environment } from '../../ports.js';
 import type { Ports } from '../../service-ports.js';
-import { TIERS, monthOf, policyFor } from '../../tiers.js';
+import { monthOf, policyFor, TIERS } from '../../tiers.js';
 import { detailsOf } from '../../validation/issues.js';
 
 const HISTORY_MONTHS = 6;
@@ -45,7 +45,15 @@ export const dashboardUsageRoute = () =>
       );
       const tier = TIERS[customer.tier];
       return json(
-        { tier: tier.id, contract: tier.contract, quota_per_month: policyFor(customer).quotaPerMonth, overage: customer.overage, overage_per_call: tier.overagePerCall, month: current, months },
+        {
+          tier: tier.id,
+          contract: tier.contract,
+          quota_per_month: policyFor(customer).quotaPerMonth,
+          overage: customer.overage,
+          overage_per_call: tier.overagePerCall,
+          month: current,
+          months,
+        },
         200,
         { 'cache-control': 'no-store' },
       );
@@ -69,7 +77,8 @@ export const dashboardSettingsRoute = () =>
       const customer = await sessionCustomer(request, ports, now);
       const parsed = v.safeParse(SettingsRequestSchema, await readFormOrJson(request, 1024));
       if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
-      if (TIERS[customer.tier].contract) throw new ApiError(400, 'invalid_body', { details: [{ path: 'overage', message: 'the contract tier has no overage setting' }] });
+      if (TIERS[customer.tier].contract)
+        throw new ApiError(400, 'invalid_body', { details: [{ path: 'overage', message: 'the contract tier has no overage setting' }] });
       const updated = await ports.accounts.setOverage(customer.id, parsed.output.overage);
       ports.logger.log({ level: 'info', kind: 'dashboard.overage_set', customer_id: customer.id, overage: parsed.output.overage });
       return json({ overage: updated?.overage ?? parsed.output.overage }, 200, { 'cache-control': 'no-store' });

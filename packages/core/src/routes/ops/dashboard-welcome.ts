@@ -13,15 +13,20 @@ import { html } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { Customer } from '../../ports.js';
 import type { Ports } from '../../service-ports.js';
-import { PAGE_HEADERS, escapeHtml, page } from './page-layout.js';
+import { escapeHtml, PAGE_HEADERS, page } from './page-layout.js';
 
 export const WELCOME_WAIT_MS = 10_000;
 const POLL_MS = 200;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 async function waitForCustomer(ports: Ports, sessionId: string, signal: AbortSignal): Promise<Customer | null> {
@@ -34,7 +39,8 @@ async function waitForCustomer(ports: Ports, sessionId: string, signal: AbortSig
   }
 }
 
-const answer = (title: string, body: string, status = 200, headers: Record<string, string> = {}) => html(page(title, body), status, { ...PAGE_HEADERS, ...headers });
+const answer = (title: string, body: string, status = 200, headers: Record<string, string> = {}) =>
+  html(page(title, body), status, { ...PAGE_HEADERS, ...headers });
 
 export const dashboardWelcomeRoute = () =>
   route({
@@ -49,15 +55,26 @@ export const dashboardWelcomeRoute = () =>
       const sessionId = query.session_id;
       const checkout = sessionId && ports.billing ? await ports.billing.getCheckout(sessionId) : null;
       if (!sessionId || !checkout || checkout.status !== 'complete' || !checkout.paid) {
-        return answer('Payment not confirmed', '<h1>We could not confirm this payment</h1><p>If you paid, your key is on its way by e-mail. <a href="/api/signup">Back to the plans</a>.</p>', 400);
+        return answer(
+          'Payment not confirmed',
+          '<h1>We could not confirm this payment</h1><p>If you paid, your key is on its way by e-mail. <a href="/api/signup">Back to the plans</a>.</p>',
+          400,
+        );
       }
       const customer = await waitForCustomer(ports, sessionId, signal);
       if (!customer) {
-        return answer('Almost there', '<h1>Payment received</h1><p>Your key is being issued and will arrive by e-mail within a minute. <a href="">Reload this page</a> to see it here.</p>', 202);
+        return answer(
+          'Almost there',
+          '<h1>Payment received</h1><p>Your key is being issued and will arrive by e-mail within a minute. <a href="">Reload this page</a> to see it here.</p>',
+          202,
+        );
       }
       const [reveal] = await ports.accounts.takeReveals(customer.id, new Date(now));
       if (!reveal || !config.secretKey) {
-        return answer('Key already shown', '<h1>This key was already shown</h1><p>It is in the e-mail we sent you. Lost it? <a href="/dashboard">Sign in to the dashboard</a> and rotate it.</p>');
+        return answer(
+          'Key already shown',
+          '<h1>This key was already shown</h1><p>It is in the e-mail we sent you. Lost it? <a href="/dashboard">Sign in to the dashboard</a> and rotate it.</p>',
+        );
       }
       const key = await unseal(config.secretKey, reveal.sealed, revealContext(customer.id, reveal.key_id));
       const cookie = await startSession(ports, config, customer.id, now);

@@ -41,4 +41,8 @@ ${script ? `<script>${script}</script>` : ''}
 }
 
 /** HTML answers that may hold a key or a session: never cached, never framed. */
-export const PAGE_HEADERS = { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'" };
+export const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'",
+};

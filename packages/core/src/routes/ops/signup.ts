@@ -7,9 +7,9 @@ import { readFormOrJson } from '../../billing/form-body.js';
 import { ApiError } from '../../http/api-error.js';
 import { html } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import { TIERS, TIER_IDS } from '../../tiers.js';
+import { TIER_IDS, TIERS } from '../../tiers.js';
 import { detailsOf } from '../../validation/issues.js';
-import { PAGE_HEADERS, escapeHtml, page } from './page-layout.js';
+import { escapeHtml, PAGE_HEADERS, page } from './page-layout.js';
 
 export const SELF_SERVE_TIERS = TIER_IDS.filter((t) => !TIERS[t].contract);
 
@@ -34,10 +34,13 @@ function signupPage(): string {
 </form>
 </section>`;
   }).join('\n');
-  return page('Plans — Music Catalogue API', `<h1>Music Catalogue API plans</h1>
+  return page(
+    'Plans — Music Catalogue API',
+    `<h1>Music Catalogue API plans</h1>
 <p>Pick a plan. After payment your key is shown once and e-mailed to you.</p>
 <div class="plans">${plans}</div>
-<p>Already a customer? <a href="/dashboard">Sign in to the dashboard</a>.</p>`);
+<p>Already a customer? <a href="/dashboard">Sign in to the dashboard</a>.</p>`,
+  );
 }
 
 export const signupPageRoute = () =>

@@ -18,7 +18,8 @@ export const stripeWebhookRoute = () =>
     path: '/api/v1/stripe/webhook',
     access: 'open',
     summary: 'Stripe webhook (signed by Stripe)',
-    description: 'Checkout completion issues a key and e-mails it; invoice and subscription events move the customer between active, past_due and canceled and flip the tier.',
+    description:
+      'Checkout completion issues a key and e-mails it; invoice and subscription events move the customer between active, past_due and canceled and flip the tier.',
     tags: ['billing'],
     responses: { 200: { description: '{received: true}' } },
     errors: ['payload_too_large', 'invalid_signature', 'billing_unavailable'],
