@@ -115,3 +115,25 @@ describe('HTTP behaviour', () => {
     expect(seen?.aborted).toBe(true);
   });
 });
+
+describe('errors raised by the storage ports reach the client unchanged', () => {
+  it.each([
+    [503, 'pool_exhausted', { 'retry-after': '5' }],
+    [504, 'query_timeout', {}],
+    [504, 'request_aborted', {}],
+  ] as const)('%i %s', async (status, code, headers) => {
+    const { ApiError, issueCustomerKey } = await import('@catalogue/core');
+    const catalogue = createMemoryCatalogue(fixtureData());
+    catalogue.master = async () => {
+      throw new ApiError(status, code, {}, { ...headers });
+    };
+    const accounts = createMemoryAccounts();
+    const service = createService({ catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } }, { baseUrl: 'http://x.test' });
+    const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier: 'self_serve_49', environment: 'test' }, new Date());
+    const res = await service.fetch(new Request('http://x.test/api/v1/masters/113', { headers: { 'x-api-key': issued.plaintext } }));
+    await expectError(res, status, code);
+    for (const [name, value] of Object.entries(headers)) expect(res.headers.get(name)).toBe(value);
+    // The rate-limit headers of the admitted call are kept on the error.
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+  });
+});
