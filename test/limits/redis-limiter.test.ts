@@ -37,14 +37,12 @@ describe.each(TRANSPORTS)('Redis limiter over %s', (transportName) => {
 
   beforeAll(async () => {
     transports = [await openTransport(transportName, SHARED_REDIS_URL), await openTransport(transportName, SHARED_REDIS_URL)];
+    accounts = createMemoryAccounts();
   });
   afterAll(async () => {
     for (const prefix of prefixes) await deleteKeys(SHARED_REDIS_URL, prefix);
     prefixes = [];
     for (const t of transports) await t.close();
-  });
-  beforeAll(() => {
-    accounts = createMemoryAccounts();
   });
 
   it('never exceeds the concurrency cap across two instances', async () => {

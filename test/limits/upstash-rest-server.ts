@@ -31,7 +31,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 const isCommand = (c: unknown): c is unknown[] => Array.isArray(c) && c.length > 0;
-const args = (command: unknown[]) => command.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
+// Upper-cased command name: ioredis transforms some replies (HGETALL) keyed by the lower-case name.
+const args = (command: unknown[]) => command.map((a, i) => (i === 0 ? String(a).toUpperCase() : typeof a === 'string' ? a : JSON.stringify(a)));
 
 export async function startUpstashRestServer(redisUrl: string, token = 'test-token'): Promise<UpstashRestServer> {
   // Fail fast like a real REST endpoint whose database is down: no queueing, no resend.

@@ -1,12 +1,16 @@
 /**
- * The Limiter port on Redis, shared by every instance. See the in-memory Limiter in
- * @catalogue/core for the semantics; this one keeps them across instances:
+ * The Limiter port on Redis, shared by every instance. The memory Limiter of @catalogue/core
+ * defines the semantics; this one keeps them across instances:
  * - admit(): one EVALSHA (ADMIT_SCRIPT) does quota → burst (an exact sliding log) →
- *   concurrency acquire atomically;
- *   release() is one ZREM, handed by core to waitUntil, off the response path;
+ *   concurrency acquire atomically; release() is one ZREM, handed by core to waitUntil;
  * - the store unreachable, erroring or slower than `timeoutMs` → admit() throws (core fails
- *   open); the call is kept in the ledger and replayed into the month counter later;
- * - runJobs(): replays buffered counts and flushes month counts to durable usage.
+ *   open); the call is kept in the ledger under its call id and replayed into the month counter
+ *   once the store answers (a call the store did apply left a marker, so it is not counted twice);
+ * - runJobs(): replays, then flushes to durable usage only what is confirmed in the counter's
+ *   current generation. A counter lost with Redis is re-seeded from durable usage, and counts
+ *   confirmed under the old generation are replayed into the new one before they are flushed,
+ *   so the seed and the replay never hold the same call. (Left open: Redis restarting between
+ *   the replay and the durable write of one flush, a window of one Accounts call.)
  */
 import type { Accounts, AdmitRequest, BurstState, Clock, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '@catalogue/core';
 import { monthOf, nextMonthStart } from '@catalogue/core';
@@ -185,24 +189,20 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
 
   // One sync at a time: a replay and a flush of the same group must not interleave.
   let syncing: Promise<void> = Promise.resolve();
-  let syncRunning = false;
+  let replayQueued = false;
   function sync(flushDurable: boolean): Promise<void> {
-    const run = syncing.then(async () => {
-      syncRunning = true;
-      try {
-        await syncAll(flushDurable);
-      } finally {
-        syncRunning = false;
-      }
-    });
+    const run = syncing.then(() => syncAll(flushDurable));
     syncing = run.catch(() => {});
     return run;
   }
 
-  /** The store answered again: replay what was buffered, off the response path. */
+  /** The store answered again: replay what was buffered, off the response path (one at a time). */
   function kickReplay(): void {
-    if (syncRunning || !ledger.hasUnconfirmed()) return;
-    void sync(false);
+    if (replayQueued || !ledger.hasUnconfirmed()) return;
+    replayQueued = true;
+    void sync(false).finally(() => {
+      replayQueued = false;
+    });
   }
 
   return {

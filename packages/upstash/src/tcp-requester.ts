@@ -11,9 +11,13 @@ type Command = [string, ...unknown[]];
 
 const isReplyError = (error: unknown): error is Error => error instanceof Error && error.name === 'ReplyError';
 
+/**
+ * Command name upper-cased: ioredis keys its reply transformers by the lower-case name (it turns
+ * HGETALL's array into an object), and @upstash/redis expects the raw RESP reply.
+ */
 const toArgs = (command: Command): [string, ...string[]] => {
   const [name, ...args] = command;
-  return [String(name), ...args.map((a) => (typeof a === 'string' ? a : typeof a === 'object' && a !== null ? JSON.stringify(a) : String(a)))];
+  return [String(name).toUpperCase(), ...args.map((a) => (typeof a === 'string' ? a : typeof a === 'object' && a !== null ? JSON.stringify(a) : String(a)))];
 };
 
 function commandsOf(req: UpstashRequest): Command[] {
