@@ -19,3 +19,6 @@ export { processOutbox, deliverOutboxMessage, retryDelayMs } from './billing/out
 export { reportOverage, reviewContracts, overageIdentifier } from './billing/overage.js';
 export { seal, unseal } from './billing/seal.js';
 export { SESSION_COOKIE } from './billing/dashboard-session.js';
+export { createBeaconSigner, BEACON_TOKEN_TTL_MS, type BeaconClaims, type BeaconSigner } from './gate/beacon-token.js';
+export { cutoverPhase, routeKind, httpDate, sunsetInstant, type CutoverPhase, type RouteKind } from './versioning.js';
+export { strictSchema } from './openapi.js';

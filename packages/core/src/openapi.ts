@@ -37,8 +37,27 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 };
 
 const SHARED_ERRORS: Record<RouteDef['access'], ErrorCode[]> = {
-  key: ['missing_api_key', 'invalid_api_key', 'revoked_api_key', 'payment_required', 'rate_limited', 'internal', 'pool_exhausted', 'request_aborted', 'query_timeout'],
-  'key-uncounted': ['missing_api_key', 'invalid_api_key', 'revoked_api_key', 'payment_required', 'internal', 'pool_exhausted', 'request_aborted', 'query_timeout'],
+  key: [
+    'missing_api_key',
+    'invalid_api_key',
+    'revoked_api_key',
+    'payment_required',
+    'rate_limited',
+    'internal',
+    'pool_exhausted',
+    'request_aborted',
+    'query_timeout',
+  ],
+  'key-uncounted': [
+    'missing_api_key',
+    'invalid_api_key',
+    'revoked_api_key',
+    'payment_required',
+    'internal',
+    'pool_exhausted',
+    'request_aborted',
+    'query_timeout',
+  ],
   public: ['rate_limited', 'internal'],
   admin: ['unauthorized', 'internal', 'pool_exhausted', 'request_aborted'],
   open: ['internal'],
@@ -183,15 +202,22 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
       }
       for (const h of doc.headers ?? []) headers[h] = headerRef(h);
       if (cutover) for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
-      responses[status] = { description: doc.description, headers, ...(doc.schema ? { content: { 'application/json': { schema: bodySchema(doc.schema) } } } : {}) };
+      responses[status] = {
+        description: doc.description,
+        headers,
+        ...(doc.schema ? { content: { 'application/json': { schema: bodySchema(doc.schema) } } } : {}),
+      };
     }
     if (kind === 'keeper') {
       const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id'), Location: headerRef('Location') };
       for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
       responses['308'] = { description: 'From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept).', headers };
     }
-    const codes = new Set<ErrorCode>([...(SHARED_ERRORS[route.access] ?? []), ...((route.errors ?? []) as ErrorCode[]), 'method_not_allowed']);
+    // Every route's query is strict, so any of them can answer invalid_query.
+    const codes = new Set<ErrorCode>([...(SHARED_ERRORS[route.access] ?? []), ...((route.errors ?? []) as ErrorCode[]), 'invalid_query', 'method_not_allowed']);
     if (kind === 'demoted') codes.add('gone');
+    // A JSON body is validated strictly: malformed fields answer invalid_body.
+    if (route.body) codes.add('invalid_body');
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
@@ -202,7 +228,8 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
       responses[String(status)] = {
         description: `Error: ${list.join(', ')}.`,
         headers,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        // The shared body, narrowed to the codes this route can answer with at this status.
+        content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: list } } }] } } },
       };
     }
     const security =
@@ -221,7 +248,9 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
       tags: route.tags,
       security,
       parameters,
-      ...(route.body ? { requestBody: { required: true, description: route.body.description, content: { 'application/json': { schema: bodySchema(route.body.schema) } } } } : {}),
+      ...(route.body
+        ? { requestBody: { required: true, description: route.body.description, content: { 'application/json': { schema: bodySchema(route.body.schema) } } } }
+        : {}),
       responses,
     };
   }
@@ -230,14 +259,15 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     info: {
       title: `Music Catalogue Data Service ${options.version}`,
       version: options.version === 'v1' ? '1.0.0' : '2.0.0',
-      description: 'Read-oriented JSON API to a music catalogue: search, facets, dossiers, Bandcamp signals, breakouts, tastemakers, resolve and master lookup. Send your key in X-API-Key.',
+      description:
+        'Read-oriented JSON API to a music catalogue: search, facets, dossiers, Bandcamp signals, breakouts, tastemakers, resolve and master lookup. Send your key in X-API-Key.',
     },
     servers: [{ url: options.baseUrl }],
     security: [{ ApiKey: [] }],
     paths,
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "ck_live_… or ck_test_… followed by 32 base62 characters." },
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'ck_live_… or ck_test_… followed by 32 base62 characters.' },
         AdminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the deployment.' },
         BeaconToken: { type: 'http', scheme: 'bearer', description: 'beacon_token of a search answer: bound to its search_id and key, valid 30 minutes.' },
       },

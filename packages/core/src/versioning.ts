@@ -35,8 +35,10 @@ interface Demotion {
 const enc = encodeURIComponent;
 const MASTER_WHERE =
   'Master and release detail moved into the discography facet of the master’s main artist: GET /api/v2/artist/{cluster_id}?fields=discography, each master at /discography/masters/{i} with its full record under master and its releases under releases. GET /api/v2/resolve?discogs=master/{id} names that artist; GET /api/v1/wayfind/master/{id} gives the exact path and JSON pointer.';
-const masterSuccessor = (params: Record<string, string | null>) => (params.id && /^[1-9][0-9]{0,9}$/.test(params.id) ? `${V2}/resolve?discogs=master/${params.id}` : `${V2}/dossier/manifest`);
-const BANDCAMP_WHERE = 'Bandcamp signals (followers, supporters, releases with tags, 12-week series, growth) moved into the bandcamp facet of the artist: GET /api/v2/artist/{cluster_id}?fields=bandcamp.';
+const masterSuccessor = (params: Record<string, string | null>) =>
+  params.id && /^[1-9][0-9]{0,9}$/.test(params.id) ? `${V2}/resolve?discogs=master/${params.id}` : `${V2}/dossier/manifest`;
+const BANDCAMP_WHERE =
+  'Bandcamp signals (followers, supporters, releases with tags, 12-week series, growth) moved into the bandcamp facet of the artist: GET /api/v2/artist/{cluster_id}?fields=bandcamp.';
 
 /** v1 routes with no v2 twin, keyed by their route path. */
 export const DEMOTED: Readonly<Record<string, Demotion>> = {

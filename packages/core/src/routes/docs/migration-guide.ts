@@ -4,10 +4,10 @@
  */
 import type { ResolvedConfig } from '../../config.js';
 import { html } from '../../http/json.js';
-import { route, type RouteDef } from '../../http/route.js';
+import { type RouteDef, route } from '../../http/route.js';
 import { DEMOTED, httpDate, isV1Path, routeKind, sunsetInstant, v2PathOf } from '../../versioning.js';
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const shown = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 function timeline(config: ResolvedConfig): string {
@@ -15,9 +15,9 @@ function timeline(config: ResolvedConfig): string {
   if (sunset === null) return '<p>No sunset date is set yet: /api/v1 serves unchanged. Both versions answer today, so you can move now.</p>';
   const day = 86_400_000;
   return `<ul>
-<li>${escape(httpDate(sunset - 60 * day))}: this guide is linked from <code>GET /api/v1</code>.</li>
-<li>${escape(httpDate(sunset - 30 * day))}: every v1 answer of a keeper or demoted route carries <code>Deprecation: true</code>, <code>Sunset: ${escape(httpDate(sunset))}</code> and <code>Link: &lt;v2 path&gt;; rel="successor-version"</code>.</li>
-<li>${escape(httpDate(sunset))} (sunset): keeper routes answer <code>308</code> to the v2 path (method and query kept); demoted routes answer <code>410 gone</code> with a successor <code>Link</code> and a body saying where the data went. Operational routes are untouched.</li>
+<li>${escapeHtml(httpDate(sunset - 60 * day))}: this guide is linked from <code>GET /api/v1</code>.</li>
+<li>${escapeHtml(httpDate(sunset - 30 * day))}: every v1 answer of a keeper or demoted route carries <code>Deprecation: true</code>, <code>Sunset: ${escapeHtml(httpDate(sunset))}</code> and <code>Link: &lt;v2 path&gt;; rel="successor-version"</code>.</li>
+<li>${escapeHtml(httpDate(sunset))} (sunset): keeper routes answer <code>308</code> to the v2 path (method and query kept); demoted routes answer <code>410 gone</code> with a successor <code>Link</code> and a body saying where the data went. Operational routes are untouched.</li>
 </ul>`;
 }
 
@@ -27,7 +27,7 @@ export function migrationGuideHtml(routes: readonly RouteDef[], config: Resolved
     .map((r) => {
       const kind = routeKind(r, routes);
       const to = kind === 'keeper' ? `${r.method} ${shown(v2PathOf(r.path))}` : kind === 'demoted' ? (DEMOTED[r.path]?.where ?? '') : 'stays on /api/v1';
-      return `<tr><td><code>${escape(`${r.method} ${shown(r.path)}`)}</code></td><td>${kind}</td><td>${escape(to)}</td></tr>`;
+      return `<tr><td><code>${escapeHtml(`${r.method} ${shown(r.path)}`)}</code></td><td>${kind}</td><td>${escapeHtml(to)}</td></tr>`;
     })
     .join('\n');
   return `<!doctype html>

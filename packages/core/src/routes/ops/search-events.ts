@@ -5,16 +5,20 @@
  * is never put into an error body or a log record.
  */
 import * as v from 'valibot';
-import { beaconSignerFor, type BeaconClaims } from '../../gate/beacon-token.js';
+import { type BeaconClaims, beaconSignerFor } from '../../gate/beacon-token.js';
 import { ApiError, invalidBody } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
-import { route, type RouteContext } from '../../http/route.js';
+import { type RouteContext, route } from '../../http/route.js';
 import type { SearchEvent } from '../../ports.js';
 import { detailsOf } from '../../validation/issues.js';
 
 export const BEACON_MAX_BYTES = 16 * 1024;
 
-const SearchIdSchema = v.pipe(v.string(), v.regex(/^srch_[0-9A-Z]{26}$/, 'must be the search_id of a search answer'), v.description('search_id of the search answer.'));
+const SearchIdSchema = v.pipe(
+  v.string(),
+  v.regex(/^srch_[0-9A-Z]{26}$/, 'must be the search_id of a search answer'),
+  v.description('search_id of the search answer.'),
+);
 
 export const ObservedBodySchema = v.strictObject({
   search_id: SearchIdSchema,
@@ -33,7 +37,12 @@ export const ObservedBodySchema = v.strictObject({
 
 export const RefinedBodySchema = v.strictObject({
   search_id: SearchIdSchema,
-  q: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'), v.description('The refined query the user typed next.')),
+  q: v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(200, 'must be at most 200 characters'),
+    v.description('The refined query the user typed next.'),
+  ),
 });
 
 export const AcceptedSchema = v.strictObject({ accepted: v.literal(true), search_id: v.string() });
@@ -66,8 +75,16 @@ function accepted(searchId: string): Response {
 }
 
 const KINDS = {
-  observed: { schema: ObservedBodySchema, summary: 'Beacon: the user saw these hits of a search', event: (b: v.InferOutput<typeof ObservedBodySchema>) => ({ hits: b.hits }) },
-  refined: { schema: RefinedBodySchema, summary: 'Beacon: the user refined a search with a new query', event: (b: v.InferOutput<typeof RefinedBodySchema>) => ({ q: b.q }) },
+  observed: {
+    schema: ObservedBodySchema,
+    summary: 'Beacon: the user saw these hits of a search',
+    event: (b: v.InferOutput<typeof ObservedBodySchema>) => ({ hits: b.hits }),
+  },
+  refined: {
+    schema: RefinedBodySchema,
+    summary: 'Beacon: the user refined a search with a new query',
+    event: (b: v.InferOutput<typeof RefinedBodySchema>) => ({ q: b.q }),
+  },
 } as const;
 
 export const searchEventRoutes = (base: string) =>
@@ -86,7 +103,13 @@ export const searchEventRoutes = (base: string) =>
         const claims = claimsOf(ctx);
         const body = (await bodyOf(ctx.request, KINDS[kind].schema as v.GenericSchema)) as { search_id: string };
         if (body.search_id !== claims.searchId) throw invalidToken('the beacon token belongs to another search');
-        const event = { kind, search_id: claims.searchId, key_id: claims.keyId, received_at: new Date(ctx.now), ...KINDS[kind].event(body as never) } as SearchEvent;
+        const event = {
+          kind,
+          search_id: claims.searchId,
+          key_id: claims.keyId,
+          received_at: new Date(ctx.now),
+          ...KINDS[kind].event(body as never),
+        } as SearchEvent;
         await ctx.ports.accounts.recordSearchEvent(event);
         return accepted(claims.searchId);
       },

@@ -8,8 +8,8 @@ import * as v from 'valibot';
 import { ApiError, invalidQuery } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import type { Method, RouteDef } from '../../http/route.js';
-import { createRouter, type Router } from '../../http/router.js';
 import { route } from '../../http/route.js';
+import { createRouter, type Router } from '../../http/router.js';
 import type { CallOptions, Catalogue } from '../../ports.js';
 import { textParam } from '../../validation/params.js';
 import { DEMOTED, isV1Path, routeKind, successorOf, v2PathOf } from '../../versioning.js';
@@ -17,7 +17,10 @@ import { parseMasterId } from '../shared/keys.js';
 
 export const WayfindSchema = v.object({
   from: v.pipe(v.string(), v.description('The v1 path and query asked about.')),
-  kind: v.pipe(v.picklist(['keeper', 'demoted', 'operational']), v.description('keeper: same call on /api/v2; demoted: the data moved into a v2 facet; operational: stays on /api/v1.')),
+  kind: v.pipe(
+    v.picklist(['keeper', 'demoted', 'operational']),
+    v.description('keeper: same call on /api/v2; demoted: the data moved into a v2 facet; operational: stays on /api/v1.'),
+  ),
   to: v.pipe(v.string(), v.description('Path and query to call instead (the same path for an operational route).')),
   method: v.pipe(v.picklist(['GET', 'POST', 'DELETE', 'PUT', 'PATCH']), v.description('Method to use on `to`.')),
   note: v.string(),
@@ -29,7 +32,10 @@ export const MasterWayfindSchema = v.object({
   artist: v.object({ cluster_id: v.number(), slug: v.nullable(v.string()), name: v.string() }),
   to: v.pipe(v.string(), v.description('The v2 artist path whose discography holds the master.')),
   method: v.literal('GET'),
-  pointer: v.pipe(v.nullable(v.string()), v.description('JSON pointer of the master record in that answer; null when the master is beyond the discography’s 500 newest.')),
+  pointer: v.pipe(
+    v.nullable(v.string()),
+    v.description('JSON pointer of the master record in that answer; null when the master is beyond the discography’s 500 newest.'),
+  ),
   releases_pointer: v.nullable(v.string()),
   note: v.string(),
 });
@@ -68,11 +74,19 @@ export const wayfindRoute = (routes: () => readonly RouteDef[]) => {
     path: '/api/v1/wayfind',
     access: 'key',
     summary: 'Migration helper: what becomes of a v1 call in v2',
-    description: 'path is a v1 path with its query, e.g. /api/v1/masters/113 or /api/v1/search?q=house. method defaults to the only method of the path, or GET.',
+    description:
+      'path is a v1 path with its query, e.g. /api/v1/masters/113 or /api/v1/search?q=house. method defaults to the only method of the path, or GET.',
     tags: ['migration'],
     query: {
       path: { schema: textParam(2000, 'A v1 path and query, starting with /api/v1.') },
-      method: { schema: v.optional(v.pipe(v.picklist(['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], 'must be GET, POST, DELETE, PUT or PATCH'), v.description('Method of the v1 call. Default: the path’s only method, or GET.'))) },
+      method: {
+        schema: v.optional(
+          v.pipe(
+            v.picklist(['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], 'must be GET, POST, DELETE, PUT or PATCH'),
+            v.description('Method of the v1 call. Default: the path’s only method, or GET.'),
+          ),
+        ),
+      },
     },
     responses: { 200: { description: 'Where the call goes.', schema: WayfindSchema } },
     errors: ['invalid_query', 'master_not_found'],
@@ -89,7 +103,13 @@ export const wayfindRoute = (routes: () => readonly RouteDef[]) => {
       const from = url.pathname + url.search;
       const kind = routeKind(def, routes());
       if (kind === 'keeper') {
-        return json({ from, kind, to: v2PathOf(url.pathname) + url.search, method, note: 'Same call, same answer shape, on /api/v2. After the v1 sunset, /api/v1 answers 308 to it.' });
+        return json({
+          from,
+          kind,
+          to: v2PathOf(url.pathname) + url.search,
+          method,
+          note: 'Same call, same answer shape, on /api/v2. After the v1 sunset, /api/v1 answers 308 to it.',
+        });
       }
       if (kind === 'operational') {
         return json({ from, kind, to: from, method, note: 'Operational route: it is not versioned and stays on /api/v1, unchanged by the cutover.' });
@@ -100,9 +120,21 @@ export const wayfindRoute = (routes: () => readonly RouteDef[]) => {
         const located = await locateMaster(ports.catalogue, id, options);
         if (!located) throw masterNotFound(id);
         const pointer = located.index === null ? 'the discography facet' : `JSON pointer /discography/masters/${located.index}`;
-        return json({ from, kind, to: located.to, method: 'GET', note: `Master ${id} sits in the discography of ${located.artist.name}, at ${pointer} (record under master, releases under releases). After the v1 sunset this route answers 410.` });
+        return json({
+          from,
+          kind,
+          to: located.to,
+          method: 'GET',
+          note: `Master ${id} sits in the discography of ${located.artist.name}, at ${pointer} (record under master, releases under releases). After the v1 sunset this route answers 410.`,
+        });
       }
-      return json({ from, kind, to: successorOf(def, kind, match.params, url) as string, method: 'GET', note: `${where} After the v1 sunset this route answers 410.` });
+      return json({
+        from,
+        kind,
+        to: successorOf(def, kind, match.params, url) as string,
+        method: 'GET',
+        note: `${where} After the v1 sunset this route answers 410.`,
+      });
     },
   });
 };

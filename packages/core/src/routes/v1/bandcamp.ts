@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import { BandcampReleaseSchema, BandcampSignalsSchema } from '../../schemas/records.js';
+import { BandcampReleaseSchema, BandcampSignalsSchema, LinksSchema } from '../../schemas/records.js';
 import { integerParam, limitParam, textParam } from '../../validation/params.js';
 import { agentLinks } from '../shared/links.js';
 import { parseAgentKey } from '../shared/keys.js';
@@ -34,7 +34,7 @@ export const bandcampArtistRoute = () =>
     access: 'key',
     summary: 'Bandcamp signals of an artist',
     tags: ['bandcamp'],
-    responses: { 200: { description: 'Followers, supporters, releases, tags, 12-week series and growth.', schema: BandcampSignalsSchema } },
+    responses: { 200: { description: 'Followers, supporters, releases, tags, 12-week series and growth.', schema: v.object({ ...BandcampSignalsSchema.entries, _links: LinksSchema }) } },
     errors: ['invalid_query', 'not_found'],
     async handler({ params, ports, options, config }) {
       const agent = await ports.catalogue.findAgent(parseAgentKey(params.artistKey ?? null, 'artistKey'), 'artist', options);

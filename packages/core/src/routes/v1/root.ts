@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
-import { route, type RouteDef } from '../../http/route.js';
+import { type RouteDef, route } from '../../http/route.js';
 import { buildOpenApi } from '../../openapi.js';
-import { MIGRATION_GUIDE_PATH, cutoverPhase, sunsetInstant } from '../../versioning.js';
+import { cutoverPhase, MIGRATION_GUIDE_PATH, sunsetInstant } from '../../versioning.js';
 
 export const RootSchema = v.object({
   name: v.string(),
@@ -15,14 +15,18 @@ export const RootSchema = v.object({
     docs: v.string(),
     migration_guide: v.pipe(v.optional(v.string()), v.description('The v1 → v2 migration guide; present from 60 days before the v1 sunset.')),
   }),
-  routes: v.array(v.object({ method: v.string(), path: v.string(), auth: v.picklist(['none', 'key']), summary: v.string() })),
+  routes: v.array(v.object({ method: v.string(), path: v.string(), auth: v.picklist(['none', 'key', 'beacon_token']), summary: v.string() })),
 });
 
-export const OpenApiDocumentSchema = v.looseObject({
-  openapi: v.literal('3.1.0'),
-  info: v.looseObject({ title: v.string(), version: v.string() }),
-  paths: v.record(v.string(), v.looseObject({})),
-});
+/** The document itself is checked by an OpenAPI validator; here only its frame is described. */
+export const OpenApiDocumentSchema = v.objectWithRest(
+  {
+    openapi: v.literal('3.1.0'),
+    info: v.objectWithRest({ title: v.string(), version: v.string() }, v.unknown()),
+    paths: v.record(v.string(), v.record(v.string(), v.unknown())),
+  },
+  v.unknown(),
+);
 
 export const rootRoute = (base: string, routes: () => readonly RouteDef[]) =>
   route({
@@ -48,7 +52,12 @@ export const rootRoute = (base: string, routes: () => readonly RouteDef[]) =>
           docs: `${config.baseUrl}/docs`,
           ...(guide ? { migration_guide: config.baseUrl + MIGRATION_GUIDE_PATH } : {}),
         },
-        routes: list.map((r) => ({ method: r.method, path: r.path.replace(/:(\w+)/g, '{$1}'), auth: r.access === 'public' || r.access === 'open' ? 'none' : 'key', summary: r.summary })),
+        routes: list.map((r) => ({
+          method: r.method,
+          path: r.path.replace(/:(\w+)/g, '{$1}'),
+          auth: r.tags.includes('beacons') ? 'beacon_token' : r.access === 'public' || r.access === 'open' ? 'none' : 'key',
+          summary: r.summary,
+        })),
       });
     },
   });
@@ -62,6 +71,12 @@ export const openApiRoute = (base: string, routes: () => readonly RouteDef[]) =>
     tags: ['meta'],
     responses: { 200: { description: 'The OpenAPI document.', schema: OpenApiDocumentSchema } },
     handler({ config }) {
-      return json(buildOpenApi(routes(), { version: base.slice(5) as 'v1' | 'v2', baseUrl: config.baseUrl, include: (r) => r.path === base || r.path.startsWith(`${base}/`) }));
+      return json(
+        buildOpenApi(routes(), {
+          version: base.slice(5) as 'v1' | 'v2',
+          baseUrl: config.baseUrl,
+          include: (r) => r.path === base || r.path.startsWith(`${base}/`),
+        }),
+      );
     },
   });

@@ -16,7 +16,9 @@ export const SearchResponseSchema = v.object({
   search_id: v.pipe(v.string(), v.regex(/^srch_[0-9A-Z]{26}$/), v.description('Identifies this search in search-event beacons.')),
   beacon_token: v.pipe(
     v.nullable(v.string()),
-    v.description('Bearer token for POST …/search-events/observed and …/refined about this search, valid 30 minutes. null when the deployment has no SECRET_KEY.'),
+    v.description(
+      'Bearer token for POST …/search-events/observed and …/refined about this search, valid 30 minutes. null when the deployment has no SECRET_KEY.',
+    ),
   ),
 });
 
@@ -31,7 +33,15 @@ export const searchRoute = (base: string) =>
     tags: ['search'],
     query: {
       q: { schema: v.optional(textParam(200, 'Free text.')) },
-      type: { schema: v.optional(v.pipe(v.picklist(['all', 'master', 'artist', 'label', 'festival'], 'must be one of all, master, artist, label, festival'), v.description('Kind of hit. Default all.')), 'all') },
+      type: {
+        schema: v.optional(
+          v.pipe(
+            v.picklist(['all', 'master', 'artist', 'label', 'festival'], 'must be one of all, master, artist, label, festival'),
+            v.description('Kind of hit. Default all.'),
+          ),
+          'all',
+        ),
+      },
       limit: { schema: limitParam(20) },
       cursor: { schema: v.optional(cursorParam) },
       ...filterParams,

@@ -26,7 +26,13 @@ async function discographyWithDetail(catalogue: Catalogue, discography: NonNulla
     chunk.forEach((entry, j) => {
       const detail = details[j];
       // A master listed in the discography has a dossier; one missing (a concurrent re-import) is left out, not invented.
-      if (detail) masters.push({ ...entry, master: { ...detail.master, _links: { artist: artistLink } }, releases: detail.releases, release_count: detail.release_count });
+      if (detail)
+        masters.push({
+          ...entry,
+          master: { ...detail.master, _links: { artist: artistLink } },
+          releases: detail.releases,
+          release_count: detail.release_count,
+        });
     });
   }
   return { counts: discography.counts, masters };

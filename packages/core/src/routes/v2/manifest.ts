@@ -12,7 +12,10 @@ const field = (type: string, description: string) => ({ type, description });
 
 const DISCOGRAPHY_V2 = {
   counts: field('{masters, main, appearances}', 'Totals.'),
-  masters: field('{master_id, title, year, role, genres, styles, master, releases, release_count}[]', 'Masters, newest first, at most 500, each with its detail.'),
+  masters: field(
+    '{master_id, title, year, role, genres, styles, master, releases, release_count}[]',
+    'Masters, newest first, at most 500, each with its detail.',
+  ),
   'masters[].master': field('master', 'The full master record (what GET /api/v1/masters/{id} served).'),
   'masters[].releases': field('release[]', 'Releases of the master, at most 100 (what GET /api/v1/dossier/master/{id} served).'),
   'masters[].release_count': field('integer', 'Total releases of the master.'),
@@ -36,7 +39,8 @@ export function v2Manifest() {
       master: {
         route: '/api/v2/artist/{cluster_id}?fields=discography',
         pointer: '/discography/masters/{i}/master',
-        description: 'Each master sits in the discography of its artists; GET /api/v2/resolve?discogs=master/{id} names its main artist and GET /api/v1/wayfind/master/{id} gives the exact index i.',
+        description:
+          'Each master sits in the discography of its artists; GET /api/v2/resolve?discogs=master/{id} names its main artist and GET /api/v1/wayfind/master/{id} gives the exact index i.',
         replaces: ['GET /api/v1/masters/{id}', 'POST /api/v1/masters/batch', 'GET /api/v1/dossier/master/{id}'],
       },
       release: {
@@ -63,7 +67,12 @@ export const manifestV2Route = () =>
     access: 'key',
     summary: 'Field map of the dossiers, and where master, release and Bandcamp detail sit',
     tags: ['dossiers'],
-    responses: { 200: { description: 'Every facet and field with type and description, and the location of the detail v1 served from its demoted routes.', schema: V2ManifestSchema } },
+    responses: {
+      200: {
+        description: 'Every facet and field with type and description, and the location of the detail v1 served from its demoted routes.',
+        schema: V2ManifestSchema,
+      },
+    },
     handler() {
       return json(v2Manifest());
     },

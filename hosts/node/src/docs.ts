@@ -1,0 +1,106 @@
+/**
+ * The public API reference at /docs: Swagger UI's standalone bundle from the `swagger-ui-dist`
+ * package (installed from npm, served from this host; no CDN), pointed at /api/v1/openapi.json
+ * with /api/v2/openapi.json one click away. Everything else goes to the core, including the
+ * migration guide at /docs/migration. The page's own script is a file too, so a strict
+ * Content-Security-Policy (`script-src 'self'`) holds.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { RequestContextInput, Service } from '@catalogue/core';
+
+const require = createRequire(import.meta.url);
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const INIT_JS = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({
+    urls: [
+      { url: '/api/v1/openapi.json', name: 'v1' },
+      { url: '/api/v2/openapi.json', name: 'v2' }
+    ],
+    'urls.primaryName': 'v1',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: 'StandaloneLayout'
+  });
+});
+`;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Music Catalogue Data Service: API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+</head>
+<body>
+<p style="font:14px system-ui,sans-serif;margin:.5rem 1rem">Moving from v1? Read the <a href="/docs/migration">migration guide</a>.</p>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
+<script src="/docs/assets/init.js"></script>
+</body>
+</html>
+`;
+
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'",
+  'x-content-type-options': 'nosniff',
+};
+
+export type DocsHandler = (request: Request) => Response | null;
+
+/** Answers /docs and /docs/assets/*; null for every other request. Assets are read once, lazily. */
+export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-dist/package.json'))): DocsHandler {
+  const cache = new Map<string, Uint8Array>();
+  const asset = (name: string) => {
+    let bytes = cache.get(name);
+    if (!bytes) {
+      bytes = new Uint8Array(readFileSync(join(distDir, name)));
+      cache.set(name, bytes);
+    }
+    return bytes;
+  };
+  return (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname !== '/docs' && pathname !== '/docs/' && !pathname.startsWith('/docs/assets/')) return null;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return new Response(JSON.stringify({ error: 'method_not_allowed', allow: ['GET', 'HEAD'] }), {
+        status: 405,
+        headers: { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      });
+    }
+    const body = (content: BodyInit) => (request.method === 'HEAD' ? null : content);
+    if (pathname === '/docs' || pathname === '/docs/') {
+      return new Response(body(PAGE), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS } });
+    }
+    const name = pathname.slice('/docs/assets/'.length);
+    if (name === 'init.js')
+      return new Response(body(INIT_JS), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS } });
+    const type = ASSETS[name];
+    if (!type)
+      return new Response(JSON.stringify({ error: 'route_not_found' }), {
+        status: 404,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      });
+    return new Response(body(asset(name) as BodyInit), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } });
+  };
+}
+
+/** The service with the reference page in front of it. */
+export function withDocs(service: Service, docs: DocsHandler = createDocsHandler()): Service {
+  return {
+    ...service,
+    fetch: (request: Request, context?: RequestContextInput) => Promise.resolve(docs(request) ?? service.fetch(request, context)),
+  };
+}
