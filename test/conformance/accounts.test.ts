@@ -1,6 +1,6 @@
 import { createMemoryAccounts } from '@catalogue/core/memory';
-import { createPostgresAccounts, migrate } from '@catalogue/postgres';
-import { describeAccountsConformance } from './accounts-suite.js';
+import { createPostgresAccounts, migrate, readSearchEvents } from '@catalogue/postgres';
+import { describeAccountsConformance, type OutboxInspection } from './accounts-suite.js';
 import { createPgliteDatabase, createPostgresDatabase, type TestDatabase } from './databases.js';
 
 describeAccountsConformance('memory', async () => {
@@ -11,6 +11,12 @@ describeAccountsConformance('memory', async () => {
       const customer = accounts.customers.get(id);
       if (customer) Object.assign(customer, { status: 'past_due', past_due_since: since });
     },
+    async inspectOutbox(id) {
+      const rows = accounts.tables().outbox as Array<OutboxInspection & { id: string }>;
+      const row = rows.find((r) => r.id === id);
+      return row ? { sealed: row.sealed, attempts: row.attempts, sent_at: row.sent_at, dead: row.dead } : null;
+    },
+    searchEvents: async () => accounts.searchEvents,
     close: async () => undefined,
   };
 });
@@ -24,10 +30,17 @@ function onDatabase(open: () => Promise<TestDatabase>) {
       async markPastDue(id: string, since: Date) {
         await db.sql`UPDATE customers SET status = 'past_due', past_due_since = ${since} WHERE id = ${id}`;
       },
+      async inspectOutbox(id: string) {
+        const [row] = await db.sql<OutboxInspection[]>`SELECT sealed, attempts, sent_at, dead FROM outbox WHERE id = ${id}`;
+        return row ? { sealed: row.sealed, attempts: row.attempts, sent_at: row.sent_at, dead: row.dead } : null;
+      },
+      searchEvents: () => readSearchEvents(db.sql),
       close: () => db.drop(),
     };
   };
 }
 
-describeAccountsConformance('PostgreSQL', onDatabase(() => createPostgresDatabase()));
+// Ten connections, so the concurrency cases race on separate PostgreSQL sessions.
+describeAccountsConformance('PostgreSQL', onDatabase(() => createPostgresDatabase({ max: 10 })));
+// PGlite serves one connection: the same cases, serialized by its pool.
 describeAccountsConformance('PGlite', onDatabase(createPgliteDatabase));

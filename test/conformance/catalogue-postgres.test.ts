@@ -7,7 +7,11 @@ import { conformanceFixture } from './fixture.js';
 
 async function build(data: CatalogueData) {
   const db = await createPostgresDatabase();
-  await loadCatalogue(db, data);
+  // A failed load must not leave its database behind (afterAll has nothing to close yet).
+  await loadCatalogue(db, data).catch(async (error: unknown) => {
+    await db.drop();
+    throw error;
+  });
   return { catalogue: createPostgresCatalogue(db.sql), close: () => db.drop() };
 }
 

@@ -1,45 +1,37 @@
 /**
  * `npm start`: the Node host on the environment of decisions.md §1. With nothing set it runs
- * the embedded default and prints the URL, the admin token and a ready ck_test_ demo key.
+ * the embedded default (see storage.ts; CATALOGUE_STORAGE=memory for the in-memory demo) and
+ * prints the URL, the admin token and a ready ck_test_ demo key.
  */
-import { randomBytes } from 'node:crypto';
-import { consoleLogger, createService, issueCustomerKey } from '@catalogue/core';
-import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
-import { generateCatalogue } from '@catalogue/importer';
-import { banner } from './banner.js';
-import { readEnv } from './env.js';
-import { persistentSecret } from './secrets.js';
+import { consoleLogger } from '@catalogue/core';
+import { banner, createServiceFromEnv, demoSecrets, readEnv, scheduleJobs } from '@catalogue/host-kit';
+import { demoKey } from './demo-key.js';
 import { createNodeServer, listen } from './server.js';
-
-const JOBS_INTERVAL_MS = 60_000;
+import { withDocs } from './docs.js';
+import { openStorage } from './storage.js';
 
 async function main(): Promise<void> {
   const env = readEnv(process.env);
   const logger = consoleLogger(env.logLevel);
-  const adminToken = env.adminToken ?? persistentSecret(env.dataDir, 'admin-token');
-  const secretKey = env.secretKey ?? persistentSecret(env.dataDir, 'secret-key', () => randomBytes(32).toString('base64'));
+  const storage = await openStorage(env, logger);
+  // Without DATABASE_URL (embedded PGlite or memory) the demo keeps generated secrets in the data dir.
+  const secrets = env.databaseUrl ? {} : demoSecrets(env.dataDir);
+  const hosted = await createServiceFromEnv(process.env, { logger, storage, ...secrets });
+  const key = await demoKey(storage, env.dataDir);
 
-  const accounts = createMemoryAccounts();
-  const service = createService(
-    { catalogue: createMemoryCatalogue(generateCatalogue()), accounts, limiter: createMemoryLimiter(), logger },
-    { baseUrl: env.baseUrl, adminToken, secretKey, publicRateLimitPerMinute: env.publicRateLimitPerMinute, cutoverSunsetAt: env.cutoverSunsetAt },
-  );
-  const demo = await issueCustomerKey(accounts, { email: 'demo@localhost', name: 'Demo', tier: 'self_serve_299', environment: 'test' }, new Date());
-
-  const running = await listen(createNodeServer(service, { trustProxy: env.trustProxy }), env.port);
+  const running = await listen(createNodeServer(withDocs(hosted.service), { trustProxy: env.trustProxy }), env.port);
   const url = env.baseUrl.startsWith('http://localhost') ? running.url : env.baseUrl;
-  process.stdout.write(banner({ url, adminToken, demoKey: demo.plaintext, storage: 'in-memory demo catalogue', limiter: 'in-process' }));
+  process.stdout.write(banner({ url, runtime: `node ${process.version}`, adminToken: hosted.adminToken, demoKey: key, storage: hosted.storage, limiter: hosted.limiter }));
 
-  const jobs = setInterval(() => void service.runJobs(), JOBS_INTERVAL_MS);
-  jobs.unref();
-
+  const jobs = scheduleJobs(hosted.service, logger);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.log({ level: 'info', kind: 'server.stopping', signal });
-    clearInterval(jobs);
+    jobs.stop();
     await running.close();
+    await hosted.close();
     logger.log({ level: 'info', kind: 'server.stopped' });
     process.exit(0);
   };

@@ -1,5 +1,5 @@
 /** @catalogue/postgres: the Catalogue and Accounts ports on PostgreSQL through postgres.js. */
-export { createPostgresAccounts, type PostgresAccounts } from './accounts.js';
+export { createPostgresAccounts, readSearchEvents, type PostgresAccounts } from './accounts.js';
 export {
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_STATEMENT_TIMEOUT_MS,

@@ -7,6 +7,7 @@ import type { ArtistRow, BandcampRow, CatalogueWriter, FestivalRow, LabelRow, Ma
 import { bandcampHostOf, releaseUrlKey } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
 import { recomputeLinks } from './derived-links.js';
+import { recomputeFacetTotals } from './facet-totals.js';
 import { mergeArtists, mergeBandcamp, mergeFestivals, mergeLabels, mergeMasters, mergeReleases } from './merges.js';
 import { recomputeSignals } from './signals.js';
 import { recomputeSlugs } from './slugs.js';
@@ -42,6 +43,7 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
       await recomputeLinks(sql);
       for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
       await rebuildSearchDocuments(sql, mode, pageSize);
+      await recomputeFacetTotals(sql);
       await recomputeSignals(sql, pageSize);
     },
   };
