@@ -3,8 +3,8 @@
  * Stripe Billing port pointed at the local stand-in, and a mailer (the real smtp:// transport
  * unless a test swaps it). Webhook events are signed with the `stripe` package itself.
  */
-import { createService, type LogRecord, type Mailer, type RequestContextInput } from '@catalogue/core';
-import { createManualClock, createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
+import { type Accounts, createService, type LogRecord, type Mailer, type RequestContextInput } from '@catalogue/core';
+import { createManualClock, createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter, type MemoryAccounts } from '@catalogue/core/memory';
 import { createStripeBilling, mailerFromTransport } from '@catalogue/stripe';
 import Stripe from 'stripe';
 import { fixtureData } from '../../support/fixture-data.js';
@@ -26,10 +26,14 @@ export interface HarnessOptions {
 }
 
 export function createBillingHarness(options: HarnessOptions) {
+  return createBillingHarnessOn<MemoryAccounts>(options, createMemoryAccounts());
+}
+
+/** The same harness with another Accounts implementation (e.g. PostgreSQL). */
+export function createBillingHarnessOn<A extends Accounts>(options: HarnessOptions, accounts: A) {
   const logs: LogRecord[] = [];
   const alarms: Array<{ kind: string; detail: Record<string, unknown> }> = [];
   const logger = { log: (r: LogRecord) => logs.push(r) };
-  const accounts = createMemoryAccounts();
   const limiter = createMemoryLimiter();
   const clock = createManualClock(options.now ?? '2026-03-10T12:00:00Z');
   const mailer = options.mailer ?? mailerFromTransport(options.mailTransport, { from: 'keys@catalogue.test', logger });

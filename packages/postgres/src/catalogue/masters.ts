@@ -1,20 +1,47 @@
 /** Master records and the per-master dossier, assembled by core's functions from fetched rows. */
 import type { MasterData, MasterDossierData, MasterRow, ReleaseRow } from '@catalogue/core';
-import { masterDossierOf, masterRecordOf } from '@catalogue/core/catalogue';
+import { mapLookup, masterDossierOf, masterRecordOf } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { lookupOf, ReferencedIds } from './lookup.js';
 import type { Reader } from './reader.js';
 
+type Ref = [id: number, slug: string | null, name: string];
+
+/**
+ * One round trip: the masters with their main releases and the slug and name of every artist
+ * and label they reference (the ids ReferencedIds.masters().releases() collects, read from the
+ * documents in SQL). Two sequential queries cost a second round trip per request, which on
+ * the master route was as much as the query itself.
+ */
 export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterData[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const rows = await read(signal, () => sql<Array<{ master: MasterRow; main_release: ReleaseRow | null }>>`
-    SELECT m.doc AS master, r.doc AS main_release
-    FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
-    WHERE m.master_id = ANY(${unique}::int[])`);
-  const ids_ = new ReferencedIds().masters(rows.map((row) => row.master)).releases(rows.flatMap((row) => (row.main_release ? [row.main_release] : [])));
-  const lookup = await lookupOf(sql, read, ids_, signal);
-  return rows.map((row) => masterRecordOf(row.master, row.main_release, lookup));
+  const [found] = await read(signal, () => sql<Array<{ rows: Array<{ master: MasterRow; main_release: ReleaseRow | null }>; artists: Ref[]; labels: Ref[] }>>`
+    WITH found AS (
+      SELECT m.doc AS master, r.doc AS main_release
+      FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
+      WHERE m.master_id = ANY(${unique}::int[])
+    ),
+    artist_ids AS (
+      SELECT DISTINCT (credit->>'discogs_id')::int AS id
+      FROM found, jsonb_array_elements(
+        (master->'artists') || coalesce(main_release->'artists', '[]') || coalesce(main_release->'extra_artists', '[]')
+      ) AS credit
+    ),
+    label_ids AS (
+      SELECT DISTINCT (credit->>'discogs_id')::int AS id
+      FROM found, jsonb_array_elements(coalesce(main_release->'labels', '[]')) AS credit
+    )
+    SELECT
+      (SELECT coalesce(json_agg(json_build_object('master', master, 'main_release', main_release)), '[]') FROM found) AS rows,
+      (SELECT coalesce(json_agg(json_build_array(a.discogs_id, a.slug, a.name)), '[]')
+         FROM artists a WHERE a.discogs_id IN (SELECT id FROM artist_ids)) AS artists,
+      (SELECT coalesce(json_agg(json_build_array(l.discogs_id, l.slug, l.name)), '[]')
+         FROM labels l WHERE l.discogs_id IN (SELECT id FROM label_ids)) AS labels`);
+  if (!found) return [];
+  const refs = (list: Ref[]) => new Map(list.map(([id, slug, name]) => [id, { slug: slug ?? '', name }]));
+  const lookup = mapLookup({ artist: refs(found.artists), label: refs(found.labels) });
+  return found.rows.map((row) => masterRecordOf(row.master, row.main_release, lookup));
 }
 
 export async function masterDossier(sql: Sql, read: Reader, id: number, signal?: AbortSignal): Promise<MasterDossierData | null> {

@@ -3,7 +3,8 @@ import type { FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, S
 import { compareText } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import type { Reader } from './reader.js';
-import { matchConditions, queryTextOf, scoreExpression } from './search-filter.js';
+import { facetValuesOf, type StoredFacet, storedFacetOf } from './facet-values.js';
+import { hasAnyFilter, matchConditions, queryTextOf, scoreExpression } from './search-filter.js';
 
 const KIND_OF_TYPE = { master: 0, artist: 1, label: 2, festival: 3 } as const;
 const TYPE_OF_KIND = ['master', 'artist', 'label', 'festival'] as const;
@@ -42,49 +43,85 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
   }));
 }
 
-/** The column a facet counts, as an array expression (each master counts a value once). */
-function facetValues(sql: Sql, name: FacetName) {
-  switch (name) {
-    case 'genre':
-      return sql`genres`;
-    case 'style':
-      return sql`styles`;
-    case 'format':
-      return sql`formats`;
-    case 'label':
-      return sql`labels`;
-    case 'country':
-      return sql`CASE WHEN country IS NULL THEN '{}'::text[] ELSE ARRAY[country] END`;
-    case 'year_from':
-    case 'year_to':
-      return sql`CASE WHEN year IS NULL THEN '{}'::text[] ELSE ARRAY[year::text] END`;
-  }
-}
-
 function compareFacetValues(a: FacetValue, b: FacetValue): number {
   return b.count - a.count || (typeof a.value === 'number' && typeof b.value === 'number' ? a.value - b.value : compareText(String(a.value), String(b.value)));
 }
 
+interface CountRow {
+  facet: StoredFacet;
+  value: string;
+  count: number;
+}
+
+/** Rows of every requested facet → the answer: core's tie order (compareText) decides the cut. */
+function facetsFrom(names: readonly FacetName[], rows: readonly CountRow[], limit: number): FacetsResult['facets'] {
+  const byFacet = new Map<StoredFacet, CountRow[]>();
+  for (const row of rows) byFacet.set(row.facet, [...(byFacet.get(row.facet) ?? []), row]);
+  return Object.fromEntries(
+    names.map((name) => {
+      const numeric = name === 'year_from' || name === 'year_to';
+      const values = (byFacet.get(storedFacetOf(name)) ?? []).map((row): FacetValue => ({ value: numeric ? Number(row.value) : row.value, count: row.count }));
+      return [name, values.sort(compareFacetValues).slice(0, limit)];
+    }),
+  );
+}
+
+/**
+ * Every value tied with the limit-th count of its facet, so the JS cut above sees all ties.
+ * `counts` must be a relation (facet, value, count).
+ */
+function keepTopTies(sql: Sql, limit: number) {
+  return sql`
+    SELECT facet, value, count FROM (
+      SELECT facet, value, count,
+             nth_value(count, ${Math.max(limit, 1)}) OVER (PARTITION BY facet ORDER BY count DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS cut
+      FROM counts
+    ) AS ranked
+    WHERE count >= coalesce(cut, 0)`;
+}
+
+/**
+ * Whole-catalogue facets come from facet_totals (finish() precomputed them); any q or filter
+ * counts live, in one statement: the matching masters are found once and every requested
+ * facet is counted over them.
+ */
 export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, signal?: AbortSignal): Promise<FacetsResult> {
   const text = queryTextOf(query.q);
+  const stored = [...new Set(query.facets.map(storedFacetOf))];
+  if (text.tokens.length === 0 && !hasAnyFilter(query.filters)) {
+    const [state, rows] = await Promise.all([
+      read(signal, () => sql<Array<{ masters: number }>>`SELECT masters FROM facet_state`),
+      stored.length === 0
+        ? Promise.resolve([] as CountRow[])
+        : // Per facet: the limit-th count (index facet_totals_count), then the values at or above it.
+          read(signal, () => sql<CountRow[]>`
+            SELECT f.facet, t.value, t.count
+            FROM unnest(${stored}::text[]) AS f(facet)
+            LEFT JOIN LATERAL (
+              SELECT count AS cut FROM facet_totals WHERE facet = f.facet ORDER BY count DESC OFFSET ${Math.max(query.limit - 1, 0)} LIMIT 1
+            ) AS c ON true
+            CROSS JOIN LATERAL (
+              SELECT value, count FROM facet_totals WHERE facet = f.facet AND count >= coalesce(c.cut, 0) ORDER BY count DESC
+            ) AS t`),
+    ]);
+    // No row: finish() has not run since this migration, so count live rather than answer wrong.
+    if (state[0]) return { total: state[0].masters, facets: facetsFrom(query.facets, rows, query.limit) };
+  }
   const where = sql`kind = 0 AND ${matchConditions(sql, text, query.filters)}`;
-  const totalQuery = read(signal, () => sql<Array<{ total: number }>>`SELECT count(*)::int AS total FROM search_documents WHERE ${where}`);
-  const facetQueries = query.facets.map(async (name) => {
-    // Every value tied with the limit-th count is fetched, so core's tie order (compareText)
-    // decides the cut exactly as the memory catalogue does.
-    const rows = await read(signal, () => sql<Array<{ value: string; count: number }>>`
-      WITH counts AS (
-        SELECT value, count(DISTINCT id)::int AS count
-        FROM search_documents, unnest(${facetValues(sql, name)}) AS value
-        WHERE ${where}
-        GROUP BY value
-      )
-      SELECT value, count FROM counts
-      WHERE count >= coalesce((SELECT count FROM counts ORDER BY count DESC OFFSET ${Math.max(query.limit - 1, 0)} LIMIT 1), 0)`);
-    const numeric = name === 'year_from' || name === 'year_to';
-    const values = rows.map((row): FacetValue => ({ value: numeric ? Number(row.value) : row.value, count: row.count }));
-    return [name, values.sort(compareFacetValues).slice(0, query.limit)] as const;
-  });
-  const [total, ...facets] = await Promise.all([totalQuery, ...facetQueries]);
-  return { total: total[0]?.total ?? 0, facets: Object.fromEntries(facets) };
+  const counted = stored.map((facet) => sql`
+    SELECT ${facet}::text AS facet, v.value, count(*)::int AS count
+    FROM hits h, LATERAL (SELECT DISTINCT unnest(${facetValuesOf(sql, facet, 'h')})) AS v(value)
+    GROUP BY v.value`);
+  const rows = await read(signal, () => sql<Array<CountRow & { total: number }>>`
+    WITH hits AS MATERIALIZED (
+      SELECT id, genres, styles, formats, labels, country, year FROM search_documents WHERE ${where}
+    ),
+    counts AS (
+      ${counted.length === 0 ? sql`SELECT NULL::text AS facet, NULL::text AS value, 0 AS count WHERE false` : counted.reduce((all, part) => sql`${all} UNION ALL ${part}`)}
+    )
+    SELECT NULL::text AS facet, NULL::text AS value, 0 AS count, (SELECT count(*)::int FROM hits) AS total
+    UNION ALL
+    SELECT facet, value, count, NULL FROM (${keepTopTies(sql, query.limit)}) AS kept`);
+  const total = rows.find((row) => row.facet === null)?.total ?? 0;
+  return { total, facets: facetsFrom(query.facets, rows.filter((row) => row.facet !== null), query.limit) };
 }

@@ -70,7 +70,8 @@ function masterDocument(source: MasterSource): SearchDocument {
   const entry = searchEntry(
     { type: 'master', id: master.master_id, slug: null, name: master.title, year: master.year, artists: artistNames, genres: master.genres, styles: master.styles },
     master.title,
-    artistNames,
+    // As core's memory index: genres and styles are searchable too ("house" finds House records).
+    [...artistNames, ...master.genres, ...master.styles],
     source.release_count,
     null,
   );
@@ -184,7 +185,7 @@ export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSi
             const festival = row.doc;
             const lineup = new Set(festival.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
             const hit = { type: 'festival' as const, id: clusterIdOf('festival', row.page_id), slug: row.slug, name: festival.name, year: null, artists: [], genres: festival.genres, styles: [] };
-            return documentOf(searchEntry(hit, festival.name, [], lineup.size, null));
+            return documentOf(searchEntry(hit, festival.name, festival.genres, lineup.size, null));
           }),
         ),
     );

@@ -1,0 +1,34 @@
+/** The values a master counts under each facet, shared by live counting and the precomputed totals. */
+import type { FacetName } from '@catalogue/core';
+import type { Fragment, Sql, TransactionSql } from 'postgres';
+
+/** year_from and year_to both count years, so they share one stored facet. */
+export type StoredFacet = 'genre' | 'style' | 'format' | 'country' | 'label' | 'year';
+
+export const STORED_FACETS: readonly StoredFacet[] = ['genre', 'style', 'format', 'country', 'label', 'year'];
+
+export function storedFacetOf(name: FacetName): StoredFacet {
+  return name === 'year_from' || name === 'year_to' ? 'year' : name;
+}
+
+/**
+ * The facet's values of a search_documents row, as a text[] expression over `table`'s columns.
+ * Each master counts a value once, whatever its array holds twice: callers take DISTINCT.
+ */
+export function facetValuesOf(sql: Sql | TransactionSql, facet: StoredFacet, table: string): Fragment {
+  const column = (name: string) => sql(`${table}.${name}`);
+  switch (facet) {
+    case 'genre':
+      return sql`${column('genres')}`;
+    case 'style':
+      return sql`${column('styles')}`;
+    case 'format':
+      return sql`${column('formats')}`;
+    case 'label':
+      return sql`${column('labels')}`;
+    case 'country':
+      return sql`CASE WHEN ${column('country')} IS NULL THEN '{}'::text[] ELSE ARRAY[${column('country')}] END`;
+    case 'year':
+      return sql`CASE WHEN ${column('year')} IS NULL THEN '{}'::text[] ELSE ARRAY[${column('year')}::text] END`;
+  }
+}
