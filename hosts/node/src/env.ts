@@ -1,2 +1,2 @@
 /** The configuration table lives in @catalogue/host-kit, shared by every host. */
-export { readEnv, type HostEnv } from '@catalogue/host-kit';
+export { type HostEnv, readEnv } from '@catalogue/host-kit';

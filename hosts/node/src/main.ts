@@ -6,8 +6,8 @@
 import { consoleLogger } from '@catalogue/core';
 import { banner, createServiceFromEnv, demoSecrets, readEnv, scheduleJobs } from '@catalogue/host-kit';
 import { demoKey } from './demo-key.js';
-import { createNodeServer, listen } from './server.js';
 import { withDocs } from './docs.js';
+import { createNodeServer, listen } from './server.js';
 import { openStorage } from './storage.js';
 
 async function main(): Promise<void> {
@@ -20,8 +20,17 @@ async function main(): Promise<void> {
   const key = await demoKey(storage, env.dataDir);
 
   const running = await listen(createNodeServer(withDocs(hosted.service), { trustProxy: env.trustProxy }), env.port);
-  const url = env.baseUrl.startsWith('http://localhost') ? running.url : env.baseUrl;
-  process.stdout.write(banner({ url, runtime: `node ${process.version}`, adminToken: hosted.adminToken, demoKey: key, storage: hosted.storage, limiter: hosted.limiter }));
+  // The banner shows where this process listens (what the curl examples reach), not BASE_URL.
+  process.stdout.write(
+    banner({
+      url: running.url,
+      runtime: `node ${process.version}`,
+      adminToken: hosted.adminToken,
+      demoKey: key,
+      storage: hosted.storage,
+      limiter: hosted.limiter,
+    }),
+  );
 
   const jobs = scheduleJobs(hosted.service, logger);
   let stopping = false;

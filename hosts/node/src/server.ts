@@ -9,9 +9,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import type { Service } from '@catalogue/core';
-import { HOST_MAX_BODY_BYTES, capRequestBody, clientIpFrom, declaredTooLarge, payloadTooLargeResponse } from '@catalogue/host-kit';
+import { capRequestBody, clientIpFrom, declaredTooLarge, HOST_MAX_BODY_BYTES, payloadTooLargeResponse } from '@catalogue/host-kit';
+import { getRequestListener } from '@hono/node-server';
 
 export interface NodeServerOptions {
   trustProxy: boolean;

@@ -16,7 +16,9 @@ type Ref = [id: number, slug: string | null, name: string];
 export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterData[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const [found] = await read(signal, () => sql<Array<{ rows: Array<{ master: MasterRow; main_release: ReleaseRow | null }>; artists: Ref[]; labels: Ref[] }>>`
+  const [found] = await read(
+    signal,
+    () => sql<Array<{ rows: Array<{ master: MasterRow; main_release: ReleaseRow | null }>; artists: Ref[]; labels: Ref[] }>>`
     WITH found AS (
       SELECT m.doc AS master, r.doc AS main_release
       FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
@@ -37,7 +39,8 @@ export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[
       (SELECT coalesce(json_agg(json_build_array(a.discogs_id, a.slug, a.name)), '[]')
          FROM artists a WHERE a.discogs_id IN (SELECT id FROM artist_ids)) AS artists,
       (SELECT coalesce(json_agg(json_build_array(l.discogs_id, l.slug, l.name)), '[]')
-         FROM labels l WHERE l.discogs_id IN (SELECT id FROM label_ids)) AS labels`);
+         FROM labels l WHERE l.discogs_id IN (SELECT id FROM label_ids)) AS labels`,
+  );
   if (!found) return [];
   const refs = (list: Ref[]) => new Map(list.map(([id, slug, name]) => [id, { slug: slug ?? '', name }]));
   const lookup = mapLookup({ artist: refs(found.artists), label: refs(found.labels) });
@@ -53,10 +56,13 @@ export async function masterDossier(sql: Sql, read: Reader, id: number, signal?:
     read(signal, () => sql<Array<{ doc: ReleaseRow }>>`SELECT doc FROM releases WHERE master_id = ${id} ORDER BY release_id`),
     // Related masters are the first 10 others by year desc then id: 11 rows always hold them.
     firstArtist
-      ? read(signal, () => sql<Array<{ doc: MasterRow }>>`
+      ? read(
+          signal,
+          () => sql<Array<{ doc: MasterRow }>>`
           SELECT m.doc FROM master_artists ma JOIN masters m ON m.master_id = ma.master_id
           WHERE ma.artist_id = ${firstArtist.discogs_id}
-          ORDER BY m.year DESC NULLS LAST, m.master_id LIMIT 11`)
+          ORDER BY m.year DESC NULLS LAST, m.master_id LIMIT 11`,
+        )
       : Promise.resolve([] as Array<{ doc: MasterRow }>),
   ]);
   const releaseRows = releases.map((row) => row.doc);

@@ -2,8 +2,8 @@
 import type { FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, SearchQuery } from '@catalogue/core';
 import { compareText } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
-import type { Reader } from './reader.js';
 import { facetValuesOf, type StoredFacet, storedFacetOf } from './facet-values.js';
+import type { Reader } from './reader.js';
 import { hasAnyFilter, matchConditions, queryTextOf, scoreExpression } from './search-filter.js';
 
 const KIND_OF_TYPE = { master: 0, artist: 1, label: 2, festival: 3 } as const;
@@ -21,7 +21,9 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
     ? sql`WHERE score < ${after.score}::float8
             OR (score = ${after.score}::float8 AND (kind > ${KIND_OF_TYPE[after.type]} OR (kind = ${KIND_OF_TYPE[after.type]} AND id > ${after.id})))`
     : sql``;
-  const rows = await read(signal, () => sql<HitRow[]>`
+  const rows = await read(
+    signal,
+    () => sql<HitRow[]>`
     SELECT * FROM (
       SELECT kind, id, slug, name, year, artists, genres, styles, ${scoreExpression(sql, text)} AS score
       FROM search_documents
@@ -29,7 +31,8 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
     ) AS hits
     ${afterCondition}
     ORDER BY score DESC, kind, id
-    LIMIT ${query.limit}`);
+    LIMIT ${query.limit}`,
+  );
   return rows.map((row) => ({
     type: TYPE_OF_KIND[row.kind] as SearchHitData['type'],
     id: row.id,
@@ -94,7 +97,9 @@ export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, si
       stored.length === 0
         ? Promise.resolve([] as CountRow[])
         : // Per facet: the limit-th count (index facet_totals_count), then the values at or above it.
-          read(signal, () => sql<CountRow[]>`
+          read(
+            signal,
+            () => sql<CountRow[]>`
             SELECT f.facet, t.value, t.count
             FROM unnest(${stored}::text[]) AS f(facet)
             LEFT JOIN LATERAL (
@@ -102,17 +107,22 @@ export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, si
             ) AS c ON true
             CROSS JOIN LATERAL (
               SELECT value, count FROM facet_totals WHERE facet = f.facet AND count >= coalesce(c.cut, 0) ORDER BY count DESC
-            ) AS t`),
+            ) AS t`,
+          ),
     ]);
     // No row: finish() has not run since this migration, so count live rather than answer wrong.
     if (state[0]) return { total: state[0].masters, facets: facetsFrom(query.facets, rows, query.limit) };
   }
   const where = sql`kind = 0 AND ${matchConditions(sql, text, query.filters)}`;
-  const counted = stored.map((facet) => sql`
+  const counted = stored.map(
+    (facet) => sql`
     SELECT ${facet}::text AS facet, v.value, count(*)::int AS count
     FROM hits h, LATERAL (SELECT DISTINCT unnest(${facetValuesOf(sql, facet, 'h')})) AS v(value)
-    GROUP BY v.value`);
-  const rows = await read(signal, () => sql<Array<CountRow & { total: number }>>`
+    GROUP BY v.value`,
+  );
+  const rows = await read(
+    signal,
+    () => sql<Array<CountRow & { total: number }>>`
     WITH hits AS MATERIALIZED (
       SELECT id, genres, styles, formats, labels, country, year FROM search_documents WHERE ${where}
     ),
@@ -121,7 +131,15 @@ export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, si
     )
     SELECT NULL::text AS facet, NULL::text AS value, 0 AS count, (SELECT count(*)::int FROM hits) AS total
     UNION ALL
-    SELECT facet, value, count, NULL FROM (${keepTopTies(sql, query.limit)}) AS kept`);
+    SELECT facet, value, count, NULL FROM (${keepTopTies(sql, query.limit)}) AS kept`,
+  );
   const total = rows.find((row) => row.facet === null)?.total ?? 0;
-  return { total, facets: facetsFrom(query.facets, rows.filter((row) => row.facet !== null), query.limit) };
+  return {
+    total,
+    facets: facetsFrom(
+      query.facets,
+      rows.filter((row) => row.facet !== null),
+      query.limit,
+    ),
+  };
 }

@@ -8,12 +8,12 @@ import { bandcampHostOf, releaseUrlKey } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
 import { recomputeLinks } from './derived-links.js';
 import { recomputeFacetTotals } from './facet-totals.js';
-import { vacuumCatalogue } from './vacuum.js';
 import { mergeArtists, mergeBandcamp, mergeFestivals, mergeLabels, mergeMasters, mergeReleases } from './merges.js';
+import { rebuildSearchDocuments } from './search-documents.js';
 import { recomputeSignals } from './signals.js';
 import { recomputeSlugs } from './slugs.js';
-import { rebuildSearchDocuments } from './search-documents.js';
-import { lastById, stageAndMerge, type StagingMode } from './staging.js';
+import { lastById, type StagingMode, stageAndMerge } from './staging.js';
+import { analyzeCatalogue, vacuumCatalogue } from './vacuum.js';
 
 export interface WriterOptions {
   /** 'copy' (PostgreSQL, default) or 'parameter' (PGlite, whose socket server has no COPY). */
@@ -37,11 +37,16 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
     writeReleases: (rows: ReleaseRow[]) => write(rows, (row) => row.release_id, mergeReleases),
     writeFestivals: (rows: FestivalRow[]) => write(rows, (row) => row.festival_id, mergeFestivals),
     writeBandcamp: (rows: BandcampRow[]) =>
-      write(rows, (row) => row.artist_discogs_id, mergeBandcamp, (row) => ({
-        ...row,
-        _host: bandcampHostOf(row.url),
-        _release_keys: row.releases.map((release) => releaseUrlKey(release.url)),
-      })),
+      write(
+        rows,
+        (row) => row.artist_discogs_id,
+        mergeBandcamp,
+        (row) => ({
+          ...row,
+          _host: bandcampHostOf(row.url),
+          _release_keys: row.releases.map((release) => releaseUrlKey(release.url)),
+        }),
+      ),
     async finish() {
       const step = async (name: string, run: () => Promise<void>) => {
         const startedAt = performance.now();
@@ -49,6 +54,9 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
         options.onFinishStep?.(name, (performance.now() - startedAt) / 1000);
       };
       await step('links', () => recomputeLinks(sql));
+      // The passes below join the freshly written tables; without statistics the planner took
+      // labels (tens of thousands of rows) for empty and scanned them once per master.
+      await step('analyze', () => analyzeCatalogue(sql));
       await step('slugs', async () => {
         for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
       });

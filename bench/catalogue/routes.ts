@@ -1,0 +1,44 @@
+/** The routes the bench measures, each cycling deterministically through the sampled targets. */
+import type { RouteRun } from './measure.js';
+import type { Targets } from './targets.js';
+
+export interface MeasuredRoute extends RouteRun {
+  /** p95 goal in ms from issue 4 (null: measured, no goal set). */
+  goalP95Ms: number | null;
+}
+
+const BATCH_SIZE = 500;
+/** Whole-catalogue facets: the landing page counts, no q and no filter. */
+const ALL_FACETS = 'facets=genre,style,format,country,year_from,label&limit=20';
+
+const at = <T>(items: readonly T[], i: number): T => {
+  if (items.length === 0) throw new Error('no sampled targets: is the catalogue loaded?');
+  return items[i % items.length] as T;
+};
+
+export function benchRoutes(targets: Targets): MeasuredRoute[] {
+  return [
+    { route: 'search (q + 2 facets)', goalP95Ms: 25, next: (i) => ({ method: 'GET', path: `/api/v1/search?${at(targets.searchQueries, i)}` }) },
+    {
+      route: 'facets (q + 2 facets)',
+      goalP95Ms: 50,
+      next: (i) => ({ method: 'GET', path: `/api/v1/facets?facets=genre,style,format,country,year_from,label&${at(targets.searchQueries, i)}` }),
+    },
+    { route: 'facets (whole catalogue)', goalP95Ms: 50, next: () => ({ method: 'GET', path: `/api/v1/facets?${ALL_FACETS}` }) },
+    { route: 'master', goalP95Ms: 3, next: (i) => ({ method: 'GET', path: `/api/v1/masters/${at(targets.masterIds, i * 7)}` }) },
+    {
+      route: `batch of ${BATCH_SIZE}`,
+      goalP95Ms: 20,
+      next: (i) => {
+        const ids = Array.from({ length: BATCH_SIZE }, (_, k) => at(targets.masterIds, i * BATCH_SIZE + k));
+        return { method: 'POST', path: '/api/v1/masters/batch', body: JSON.stringify({ ids }) };
+      },
+    },
+    {
+      route: 'resolve by name',
+      goalP95Ms: null,
+      next: (i) => ({ method: 'GET', path: `/api/v1/resolve?${new URLSearchParams({ q: at(targets.artistNames, i) })}` }),
+    },
+    { route: 'artist dossier', goalP95Ms: null, next: (i) => ({ method: 'GET', path: `/api/v1/artist/${at(targets.artistClusterIds, i)}` }) },
+  ];
+}

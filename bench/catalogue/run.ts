@@ -1,0 +1,110 @@
+/**
+ * bench/catalogue: the scale benchmark of issue 4.
+ *
+ * 1. A fresh `catalogue_bench_<random>` database (or BENCH_DATABASE_URL, loaded only if empty).
+ * 2. Loads the scale catalogue (SCALE_SIZES × BENCH_SCALE) in a child process through the
+ *    PostgreSQL writer, measuring masters/s and that process's peak RSS.
+ * 3. Serves the service through the Node host bridge in another child process on a loopback
+ *    port and measures p50/p95/p99 over HTTP with 8 concurrent keep-alive clients per route.
+ *
+ *   npm run bench:catalogue                      # full scale (1,000,000 masters)
+ *   BENCH_SCALE=0.1 npm run bench:catalogue      # 10 %
+ *   BENCH_DATABASE_URL=postgres://… BENCH_ROUTES=search,facets npm run bench:catalogue
+ *
+ * Other knobs: BENCH_CLIENTS (8), BENCH_REQUESTS per route (2000), BENCH_ROUTE_MS per route (20000),
+ * BENCH_LOADER_HEAP_MB (256; the loader's V8 heap cap, 0 = none).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { loadedMasters, openBenchDatabase } from './database.js';
+import type { LoadFigures } from './load.js';
+import { measureRoute, type Percentiles } from './measure.js';
+import { printReport } from './report.js';
+import { benchRoutes, type MeasuredRoute } from './routes.js';
+import { benchScale } from './scale.js';
+import { sampleTargets } from './targets.js';
+
+const env = process.env;
+const scale = benchScale(env);
+const clients = Number(env.BENCH_CLIENTS ?? 8);
+const maxRequests = Number(env.BENCH_REQUESTS ?? 2_000);
+const maxMs = Number(env.BENCH_ROUTE_MS ?? 20_000);
+const only = env.BENCH_ROUTES?.split(',')
+  .map((name) => name.trim().toLowerCase())
+  .filter(Boolean);
+
+/**
+ * V8 grows its heap lazily up to a limit sized from the machine's memory (GBs here), so an
+ * uncapped loader's RSS says more about the garbage collector than about the importer. The
+ * loader runs with this heap cap (MB; 0 = none): a constant-memory import fits in it.
+ */
+const loaderHeapMb = Number(env.BENCH_LOADER_HEAP_MB ?? 256);
+
+/** A TypeScript entry point of this directory in a child node (workspace sources, tsx). */
+function spawnScript(file: string, args: string[], stdio: 'inherit' | 'pipe', nodeFlags: string[] = []): ChildProcess {
+  const script = fileURLToPath(new URL(file, import.meta.url));
+  return spawn(process.execPath, [...nodeFlags, '--conditions=catalogue-source', '--import', 'tsx', script, ...args], {
+    stdio: ['ignore', 'pipe', stdio === 'inherit' ? 'inherit' : 'pipe'],
+  });
+}
+
+/** The first stdout line of a child, parsed as JSON (the figures or the listening address). */
+function firstJsonLine<T>(child: ChildProcess, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.once('line', (line) => {
+      try {
+        resolve(JSON.parse(line) as T);
+      } catch (error) {
+        reject(new Error(`${what}: unexpected output ${line}: ${String(error)}`));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited with code ${code}`)));
+    child.once('error', reject);
+  });
+}
+
+async function load(url: string): Promise<LoadFigures> {
+  const child = spawnScript('./load.ts', [url, String(scale)], 'inherit', loaderHeapMb > 0 ? [`--max-old-space-size=${loaderHeapMb}`] : []);
+  const figures = await firstJsonLine<LoadFigures>(child, 'loader');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return figures;
+}
+
+const database = await openBenchDatabase(env);
+process.stderr.write(`database: ${database.url}${database.created ? ' (created for this run; kept for re-runs)' : ''}\n`);
+
+const present = await loadedMasters(database.url);
+let figures: LoadFigures | null = null;
+if (present === 0) {
+  process.stderr.write(`loading the scale catalogue × ${scale} …\n`);
+  figures = await load(database.url);
+  process.stderr.write(`${JSON.stringify(figures)}\n`);
+} else {
+  process.stderr.write(`already loaded (${present.toLocaleString('en-US')} masters): skipping the load\n`);
+  // Loaded by an older schema perhaps: apply pending migrations and the derived data they add.
+  const refresh = spawnScript('./refresh.ts', [database.url], 'inherit');
+  const code = await new Promise((resolve) => refresh.once('exit', resolve));
+  if (code !== 0) throw new Error(`refresh exited with code ${code}`);
+}
+
+const targets = await sampleTargets(database.url);
+const server = spawnScript('./serve.ts', [database.url], 'inherit');
+const results: Array<{ route: MeasuredRoute; result: Percentiles }> = [];
+try {
+  const { url, key } = await firstJsonLine<{ url: string; key: string }>(server, 'server');
+  for (const route of benchRoutes(targets)) {
+    if (only && !only.some((name) => route.route.toLowerCase().includes(name))) continue;
+    process.stderr.write(`measuring ${route.route} …\n`);
+    const result = await measureRoute(route, { baseUrl: url, key, clients, maxRequests, maxMs, warmup: clients * 4 });
+    results.push({ route, result });
+  }
+} finally {
+  server.kill('SIGTERM');
+}
+
+printReport(scale, figures, results);
+process.stdout.write(
+  `${JSON.stringify({ scale, database: database.url, load: figures, routes: results.map(({ route, result }) => ({ route: route.route, ...result })) })}\n`,
+);

@@ -1,0 +1,49 @@
+/**
+ * What the clients ask for, sampled from the loaded catalogue with a fixed seed so every run
+ * (and every fix) is measured on the same requests: real title words with the genre and style
+ * of the master they came from (search always has hits), real master ids, real artist names
+ * and cluster ids.
+ */
+import postgres from 'postgres';
+
+export interface Targets {
+  /** Query strings of search and facets: q + genre + style, taken from one master. */
+  searchQueries: string[];
+  masterIds: number[];
+  artistNames: string[];
+  artistClusterIds: number[];
+}
+
+const SAMPLES = 400;
+/** A multiple of the batch size, so each batch of consecutive sampled ids holds distinct ids. */
+const MASTER_SAMPLES = 5_000;
+
+export async function sampleTargets(url: string): Promise<Targets> {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    // setseed makes random() repeatable, so the same rows are picked on every run.
+    await sql`SELECT setseed(0.4242)`;
+    const masters = await sql<Array<{ id: number; title: string; genre: string | null; style: string | null }>>`
+      SELECT master_id AS id, title, genres[1] AS genre, styles[1] AS style
+      FROM masters ORDER BY random() LIMIT ${MASTER_SAMPLES}`;
+    const artists = await sql<Array<{ cluster_id: number; name: string }>>`
+      SELECT cluster_id, name FROM artists WHERE master_count > 0 ORDER BY random() LIMIT ${SAMPLES}`;
+    const searchQueries: string[] = [];
+    for (const master of masters) {
+      // The longest word of the title: a distinctive token, as a user would type.
+      const word = master.title.split(/\s+/).sort((a, b) => b.length - a.length)[0];
+      if (!word || !master.genre || !master.style) continue;
+      const params = new URLSearchParams({ q: word, genre: master.genre, style: master.style, limit: '20' });
+      searchQueries.push(params.toString());
+      if (searchQueries.length >= SAMPLES) break;
+    }
+    return {
+      searchQueries,
+      masterIds: masters.map((master) => master.id),
+      artistNames: artists.map((artist) => artist.name),
+      artistClusterIds: artists.map((artist) => artist.cluster_id),
+    };
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,15 @@
+/** Minimal Bun deploy entry: `bun --conditions=catalogue-source examples/deploy/bun.ts` (or the built packages). */
+
+import { serveWithBun } from '@catalogue/host-bun/serve';
+import { createServiceFromEnv, scheduleJobs } from '@catalogue/host-kit';
+
+const hosted = await createServiceFromEnv(process.env);
+const running = serveWithBun(hosted.service, { port: hosted.env.port, trustProxy: hosted.env.trustProxy });
+const jobs = scheduleJobs(hosted.service);
+console.log(`listening on ${running.url}`);
+process.on('SIGTERM', async () => {
+  jobs.stop();
+  await running.close();
+  await hosted.close();
+  process.exit(0);
+});

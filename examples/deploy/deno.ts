@@ -1,0 +1,14 @@
+/**
+ * Minimal Deno / Deno Deploy entry: the project's deploy entry is hosts/deno/deploy.ts; this
+ * is the same in four lines. Run from the repository root (deno.json maps the workspace).
+ */
+import { createServiceFromEnv } from '@catalogue/host-kit';
+import { cronJobs, serveWithDeno } from '../../hosts/deno/src/serve.ts';
+
+const hosted = await createServiceFromEnv(Deno.env.toObject());
+serveWithDeno(hosted.service, {
+  port: hosted.env.port,
+  trustProxy: hosted.env.trustProxy,
+  onListen: ({ port }) => console.log(`listening on http://localhost:${port}`),
+});
+cronJobs(hosted.service);

@@ -1,0 +1,53 @@
+/**
+ * One Lambda handler for every event kind: API Gateway REST (v1), HTTP API (v2), Function
+ * URLs, ALB, and the EventBridge schedule that runs runJobs.
+ */
+import type { Service } from '@catalogue/core';
+import { capRequestBody, HOST_MAX_BODY_BYTES, payloadTooLargeResponse } from '@catalogue/host-kit';
+import { type AlbEvent, type ApiGatewayV1Event, type ApiGatewayV2Event, type HttpResult, kindOf, type LambdaEvent, type ScheduledEvent } from './events.js';
+import { toAlb, toApiGatewayV1, toApiGatewayV2 } from './from-response.js';
+import { fromAlb, fromApiGatewayV1, fromApiGatewayV2, type IncomingCall } from './to-request.js';
+
+export interface LambdaHandlerOptions {
+  trustProxy?: boolean;
+  maxBodyBytes?: number;
+  /** How long a response waits for background work (lease release, usage) before returning. */
+  backgroundGraceMs?: number;
+}
+
+export type LambdaHandler = (event: LambdaEvent, context?: unknown) => Promise<HttpResult | { ok: true; ran: 'runJobs' }>;
+
+export function createLambdaHandler(service: Service | Promise<Service>, options: LambdaHandlerOptions = {}): LambdaHandler {
+  const trustProxy = options.trustProxy ?? false;
+  const maxBody = options.maxBodyBytes ?? HOST_MAX_BODY_BYTES;
+  const graceMs = options.backgroundGraceMs ?? 2_000;
+
+  async function answer(call: IncomingCall): Promise<Response> {
+    if (call.bodyBytes > maxBody) return payloadTooLargeResponse(maxBody);
+    const capped = capRequestBody(call.request, maxBody);
+    if (capped instanceof Response) return capped;
+    const pending: Array<Promise<unknown>> = [];
+    const response = await (await service).fetch(capped, { clientIp: call.clientIp, waitUntil: (p) => void pending.push(p) });
+    // Lambda freezes the sandbox once the handler returns: finish background work first.
+    if (pending.length) await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, graceMs))]);
+    return response;
+  }
+
+  return async (event) => {
+    switch (kindOf(event)) {
+      case 'scheduled': {
+        const time = new Date((event as ScheduledEvent).time);
+        await (await service).runJobs(Number.isNaN(time.getTime()) ? new Date() : time);
+        return { ok: true, ran: 'runJobs' };
+      }
+      case 'apigateway-v2':
+        return toApiGatewayV2(await answer(fromApiGatewayV2(event as ApiGatewayV2Event, trustProxy)));
+      case 'alb': {
+        const alb = event as AlbEvent;
+        return toAlb(await answer(fromAlb(alb, trustProxy)), alb.multiValueHeaders !== undefined);
+      }
+      case 'apigateway-v1':
+        return toApiGatewayV1(await answer(fromApiGatewayV1(event as ApiGatewayV1Event, trustProxy)));
+    }
+  };
+}

@@ -1,0 +1,101 @@
+/** A Lambda HTTP event → the WHATWG Request the service reads, plus the client IP. */
+import { clientIpFrom } from '@catalogue/host-kit';
+import type { AlbEvent, ApiGatewayV1Event, ApiGatewayV2Event, HeaderMap, MultiValueMap } from './events.js';
+
+export interface IncomingCall {
+  request: Request;
+  clientIp: string;
+  /** Body size in bytes (the event carries it whole). */
+  bodyBytes: number;
+}
+
+const NO_BODY = new Set(['GET', 'HEAD']);
+
+function bodyOf(body: string | null | undefined, isBase64Encoded: boolean): Uint8Array<ArrayBuffer> | null {
+  if (body === null || body === undefined || body === '') return null;
+  return isBase64Encoded ? Uint8Array.from(Buffer.from(body, 'base64')) : new TextEncoder().encode(body);
+}
+
+/** Multi-value maps win where present: they carry every repeated header. */
+function headersOf(single: HeaderMap | null | undefined, multi: MultiValueMap | null | undefined): Headers {
+  const headers = new Headers();
+  if (multi) {
+    for (const [name, values] of Object.entries(multi)) for (const value of values ?? []) headers.append(name, value);
+  } else if (single) {
+    for (const [name, value] of Object.entries(single)) if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+function urlOf(headers: Headers, fallbackHost: string, path: string, query: string): string {
+  const proto = headers.get('x-forwarded-proto')?.split(',')[0]?.trim() || 'https';
+  const host = headers.get('host') || fallbackHost;
+  return `${proto}://${host}${path}${query ? `?${query}` : ''}`;
+}
+
+function requestOf(method: string, url: string, headers: Headers, bytes: Uint8Array<ArrayBuffer> | null): Request {
+  const body = bytes && !NO_BODY.has(method) ? bytes : null;
+  return new Request(url, { method, headers, body });
+}
+
+/** Decoded parameter values (API Gateway) → a query string. */
+function encodeQuery(single: HeaderMap | null | undefined, multi: MultiValueMap | null | undefined): string {
+  const params = new URLSearchParams();
+  if (multi) {
+    for (const [name, values] of Object.entries(multi)) for (const value of values ?? []) params.append(name, value);
+  } else if (single) {
+    for (const [name, value] of Object.entries(single)) if (value !== undefined) params.append(name, value);
+  }
+  return params.toString();
+}
+
+/** ALB passes names and values as the client sent them, still percent-encoded. */
+function rawQuery(single: HeaderMap | undefined, multi: MultiValueMap | undefined): string {
+  const pairs: string[] = [];
+  if (multi) {
+    for (const [name, values] of Object.entries(multi)) for (const value of values ?? []) pairs.push(`${name}=${value}`);
+  } else if (single) {
+    for (const [name, value] of Object.entries(single)) if (value !== undefined) pairs.push(`${name}=${value}`);
+  }
+  return pairs.join('&');
+}
+
+export function fromApiGatewayV1(event: ApiGatewayV1Event, trustProxy: boolean): IncomingCall {
+  const headers = headersOf(event.headers, event.multiValueHeaders);
+  const bytes = bodyOf(event.body, event.isBase64Encoded);
+  const url = urlOf(headers, 'apigateway.local', event.path, encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters));
+  return {
+    request: requestOf(event.httpMethod, url, headers, bytes),
+    clientIp: clientIpFrom(headers.get('x-forwarded-for'), trustProxy, event.requestContext.identity?.sourceIp),
+    bodyBytes: bytes?.byteLength ?? 0,
+  };
+}
+
+/** HTTP API (v2) and Function URLs: cookies arrive apart from the headers. */
+export function fromApiGatewayV2(event: ApiGatewayV2Event, trustProxy: boolean): IncomingCall {
+  const headers = headersOf(event.headers, null);
+  if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
+  const bytes = bodyOf(event.body, event.isBase64Encoded);
+  const url = urlOf(headers, event.requestContext.domainName, event.rawPath, event.rawQueryString);
+  return {
+    request: requestOf(event.requestContext.http.method, url, headers, bytes),
+    clientIp: clientIpFrom(headers.get('x-forwarded-for'), trustProxy, event.requestContext.http.sourceIp),
+    bodyBytes: bytes?.byteLength ?? 0,
+  };
+}
+
+export function fromAlb(event: AlbEvent, trustProxy: boolean): IncomingCall {
+  const headers = headersOf(event.headers, event.multiValueHeaders);
+  const bytes = bodyOf(event.body, event.isBase64Encoded);
+  const url = urlOf(headers, 'alb.local', event.path, rawQuery(event.queryStringParameters, event.multiValueQueryStringParameters));
+  // The load balancer appends the address it saw to X-Forwarded-For: that last hop is the peer.
+  const hops = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
+  return {
+    request: requestOf(event.httpMethod, url, headers, bytes),
+    clientIp: clientIpFrom(hops[0], trustProxy, hops[hops.length - 1]),
+    bodyBytes: bytes?.byteLength ?? 0,
+  };
+}

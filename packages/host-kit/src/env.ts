@@ -1,0 +1,71 @@
+/**
+ * The configuration table of decisions.md §1, read from the environment. Every host reads the
+ * same names with the same defaults.
+ */
+export type StorageChoice = 'memory' | 'postgres';
+
+export interface HostEnv {
+  port: number;
+  baseUrl: string;
+  /**
+   * CATALOGUE_STORAGE: `memory` runs the in-memory demo (generated catalogue, memory accounts)
+   * even when DATABASE_URL is set; `postgres` requires DATABASE_URL. Unset: `postgres` when
+   * DATABASE_URL is set, otherwise `memory`.
+   */
+  storage: StorageChoice;
+  databaseUrl: string | null;
+  dataDir: string;
+  databasePoolMax: number;
+  redisUrl: string | null;
+  upstashUrl: string | null;
+  upstashToken: string | null;
+  adminToken: string | null;
+  secretKey: string | null;
+  publicRateLimitPerMinute: number;
+  trustProxy: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  cutoverSunsetAt: string | null;
+  stripeSecretKey: string | null;
+  mailTransport: string | null;
+  mailFrom: string;
+}
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function storageOf(env: Record<string, string | undefined>): StorageChoice {
+  const chosen = env.CATALOGUE_STORAGE || (env.DATABASE_URL ? 'postgres' : 'memory');
+  if (chosen !== 'memory' && chosen !== 'postgres') throw new Error(`CATALOGUE_STORAGE must be memory or postgres, got "${chosen}"`);
+  if (chosen === 'postgres' && !env.DATABASE_URL) throw new Error('CATALOGUE_STORAGE=postgres needs DATABASE_URL');
+  return chosen;
+}
+
+export function readEnv(env: Record<string, string | undefined>): HostEnv {
+  const port = int(env.PORT, 8080, 'PORT');
+  const logLevel = (env.LOG_LEVEL ?? 'info') as HostEnv['logLevel'];
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new Error(`LOG_LEVEL must be debug, info, warn or error, got "${logLevel}"`);
+  return {
+    port,
+    baseUrl: (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    storage: storageOf(env),
+    databaseUrl: env.DATABASE_URL || null,
+    dataDir: env.CATALOGUE_DATA_DIR || './.data',
+    databasePoolMax: int(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
+    redisUrl: env.REDIS_URL || null,
+    upstashUrl: env.UPSTASH_REDIS_REST_URL || null,
+    upstashToken: env.UPSTASH_REDIS_REST_TOKEN || null,
+    adminToken: env.ADMIN_TOKEN || null,
+    secretKey: env.SECRET_KEY || null,
+    publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 60, 'PUBLIC_RATE_LIMIT_PER_MINUTE'),
+    trustProxy: env.TRUST_PROXY === 'true',
+    logLevel,
+    cutoverSunsetAt: env.CUTOVER_SUNSET_AT || null,
+    stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+    mailTransport: env.MAIL_TRANSPORT || null,
+    mailFrom: env.MAIL_FROM || 'keys@localhost',
+  };
+}

@@ -1,0 +1,8 @@
+/** @catalogue/host-kit: what every host of the catalogue API does the same way. */
+
+export { capRequestBody, countingStream, declaredTooLarge, HOST_MAX_BODY_BYTES, payloadTooLarge, payloadTooLargeResponse } from './body-limit.js';
+export { clientIpFrom } from './client-ip.js';
+export { banner, demoSecrets, issueDemoKey, persistentSecret } from './demo.js';
+export { type HostEnv, readEnv, type StorageChoice } from './env.js';
+export { JOBS_INTERVAL_MS, type JobSchedule, scheduleJobs } from './jobs.js';
+export { createServiceFromEnv, type HostedService, type HostStorage, type ServiceFromEnvOptions } from './service-from-env.js';

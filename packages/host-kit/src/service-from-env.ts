@@ -1,0 +1,144 @@
+/**
+ * createServiceFromEnv: the configuration table → ports → service, the same for every host.
+ *
+ * Storage: the in-memory demo (generated catalogue, memory accounts) or PostgreSQL. Limits: an
+ * in-process limiter, or Redis over TCP (REDIS_URL) / Upstash REST (UPSTASH_REDIS_REST_URL +
+ * TOKEN). Optional pieces are imported lazily, so a host without a database never loads the
+ * PostgreSQL driver, and one without Stripe never loads the Stripe SDK.
+ */
+import {
+  type Accounts,
+  type Billing,
+  type Catalogue,
+  type CatalogueData,
+  consoleLogger,
+  createService,
+  type Limiter,
+  type Logger,
+  type Mailer,
+  type Service,
+} from '@catalogue/core';
+import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
+import { type HostEnv, readEnv } from './env.js';
+
+export interface ServiceFromEnvOptions {
+  logger?: Logger;
+  /** Used when ADMIN_TOKEN is unset (the Node/Bun/Deno demo keeps a generated one). */
+  adminToken?: string | null;
+  /** Used when SECRET_KEY is unset. */
+  secretKey?: string | null;
+  /** Catalogue rows of the memory storage; default: the deterministic demo catalogue. */
+  catalogueData?: CatalogueData;
+  /**
+   * Storage opened by the host itself (the Node host's embedded PGlite default); replaces the
+   * one CATALOGUE_STORAGE / DATABASE_URL would choose. Its close() runs with the service's.
+   */
+  storage?: HostStorage;
+  /** Key prefix of the Redis limiter (default `catalogue:limits`); tests use their own. */
+  redisPrefix?: string;
+}
+
+export interface HostStorage {
+  catalogue: Catalogue;
+  accounts: Accounts;
+  description: string;
+  close?(): Promise<void>;
+}
+
+export interface HostedService {
+  service: Service;
+  env: HostEnv;
+  accounts: Accounts;
+  /** Human-readable description of the storage and limiter, for the start banner. */
+  storage: string;
+  limiter: string;
+  adminToken: string | null;
+  /** Closes database pools and Redis connections. */
+  close(): Promise<void>;
+}
+
+export async function createServiceFromEnv(source: Record<string, string | undefined>, options: ServiceFromEnvOptions = {}): Promise<HostedService> {
+  const env = readEnv(source);
+  const logger = options.logger ?? consoleLogger(env.logLevel);
+  const closers: Array<() => Promise<void>> = [];
+  const store = options.storage ?? (env.storage === 'postgres' ? await postgresStorage(env, closers) : await memoryStorage(options.catalogueData));
+  if (options.storage?.close) closers.push(options.storage.close.bind(options.storage));
+  const limits = await limiterFromEnv(env, store.accounts, logger, closers, options.redisPrefix);
+  const { billing, mailer } = await billingFromEnv(env, source, logger);
+  const adminToken = env.adminToken ?? options.adminToken ?? null;
+
+  const service = createService(
+    { catalogue: store.catalogue, accounts: store.accounts, limiter: limits.limiter, logger, ...(billing ? { billing } : {}), ...(mailer ? { mailer } : {}) },
+    {
+      baseUrl: env.baseUrl,
+      adminToken,
+      secretKey: env.secretKey ?? options.secretKey ?? null,
+      publicRateLimitPerMinute: env.publicRateLimitPerMinute,
+      cutoverSunsetAt: env.cutoverSunsetAt,
+    },
+  );
+  return {
+    service,
+    env,
+    accounts: store.accounts,
+    storage: store.description,
+    limiter: limits.description,
+    adminToken,
+    close: async () => {
+      for (const close of closers.reverse()) await close().catch(() => {});
+    },
+  };
+}
+
+async function memoryStorage(data: CatalogueData | undefined): Promise<HostStorage> {
+  // The generator is only loaded when no rows were given (it costs about a second).
+  const rows = data ?? (await import('@catalogue/importer')).generateCatalogue();
+  return {
+    catalogue: createMemoryCatalogue(rows),
+    accounts: createMemoryAccounts() as Accounts,
+    description: data ? 'in-memory catalogue' : 'in-memory demo catalogue',
+  };
+}
+
+async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>): Promise<HostStorage> {
+  const pg = await import('@catalogue/postgres');
+  const sql = pg.connectPostgres(env.databaseUrl as string, { max: env.databasePoolMax });
+  closers.push(() => sql.end({ timeout: 5 }));
+  return {
+    catalogue: pg.createPostgresCatalogue(sql),
+    accounts: pg.createPostgresAccounts(sql),
+    description: `PostgreSQL ${new URL(env.databaseUrl as string).host}`,
+  };
+}
+
+async function limiterFromEnv(
+  env: HostEnv,
+  accounts: Accounts,
+  logger: Logger,
+  closers: Array<() => Promise<void>>,
+  prefix: string | undefined,
+): Promise<{ limiter: Limiter; description: string }> {
+  if (env.redisUrl) {
+    const upstash = await import('@catalogue/upstash');
+    const tcp = upstash.createTcpRedis(env.redisUrl);
+    closers.push(() => tcp.close());
+    return { limiter: upstash.createRedisLimiter({ redis: tcp.redis, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'redis (tcp)' };
+  }
+  if (env.upstashUrl && env.upstashToken) {
+    const [upstash, { Redis }] = await Promise.all([import('@catalogue/upstash'), import('@upstash/redis')]);
+    const redis = new Redis({ url: env.upstashUrl, token: env.upstashToken });
+    return { limiter: upstash.createRedisLimiter({ redis, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'upstash (rest)' };
+  }
+  if (env.upstashUrl || env.upstashToken) throw new Error('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');
+  return { limiter: createMemoryLimiter(), description: 'in-process' };
+}
+
+async function billingFromEnv(env: HostEnv, source: Record<string, string | undefined>, logger: Logger): Promise<{ billing?: Billing; mailer?: Mailer }> {
+  // `log` mail is the default and needs no transport package: the service logs by itself.
+  const mailNeeded = env.mailTransport !== null && env.mailTransport !== 'log';
+  if (!env.stripeSecretKey && !mailNeeded) return {};
+  const stripe = await import('@catalogue/stripe');
+  const billing = stripe.stripeBillingFromEnv(source);
+  const mailer = stripe.mailerFromTransport(env.mailTransport ?? 'log', { from: env.mailFrom, logger });
+  return { ...(billing ? { billing } : {}), ...(mailer ? { mailer } : {}) };
+}

@@ -1,0 +1,27 @@
+/** An answer as every runner sees it, and the check of one against a fixture case. */
+import { expect } from 'vitest';
+import type { ExpectedAnswer } from './fixture.js';
+
+export interface Answer {
+  status: number;
+  /** Lower-cased names. */
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+export function jsonOf(answer: Answer): unknown {
+  return JSON.parse(new TextDecoder().decode(answer.body));
+}
+
+export function checkAnswer(answer: Answer, expected: ExpectedAnswer, label: string): void {
+  expect(answer.status, `${label}: status (body ${new TextDecoder().decode(answer.body).slice(0, 200)})`).toBe(expected.status);
+  for (const [name, want] of Object.entries(expected.headers ?? {})) {
+    const got = answer.headers[name];
+    if (want === true) expect(got, `${label}: header ${name}`).toBeDefined();
+    else if (want === false) expect(got, `${label}: header ${name}`).toBeUndefined();
+    else if (want instanceof RegExp) expect(got, `${label}: header ${name}`).toMatch(want);
+    else expect(got, `${label}: header ${name}`).toBe(want);
+  }
+  if (expected.emptyBody) expect(answer.body.byteLength, `${label}: empty body`).toBe(0);
+  if (expected.json) expect(jsonOf(answer), `${label}: body`).toMatchObject(expected.json);
+}

@@ -1,0 +1,3 @@
+import { runFixtureAgainst } from './run-process-host.js';
+
+runFixtureAgainst('bun');

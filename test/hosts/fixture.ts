@@ -1,0 +1,159 @@
+/**
+ * The one HTTP fixture every host answers the same way: a list of request → expected-answer
+ * cases covering auth, errors, limits, a data route, HEAD, 405 and body limits. The runners
+ * (node/bun/deno.test.ts against real processes, lambda.test.ts against event JSON) feed it
+ * the same setup: keys issued through POST /api/v1/admin/keys on the host under test.
+ */
+
+/** What a case may use: issued keys and a master id that exists in the demo catalogue. */
+export interface FixtureContext {
+  adminToken: string;
+  /** self_serve_299 test key. */
+  key: string;
+  /** Contract key with burst_per_minute 1: its second call in a minute is refused. */
+  limitedKey: string;
+  masterId: number;
+}
+
+export interface FixtureRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export interface ExpectedAnswer {
+  status: number;
+  /** Subset the JSON body must contain. */
+  json?: Record<string, unknown>;
+  /** true: present; false: absent; string: equal; RegExp: matches. */
+  headers?: Record<string, string | RegExp | boolean>;
+  /** The body must be empty (HEAD, 204). */
+  emptyBody?: boolean;
+}
+
+export interface FixtureCase {
+  name: string;
+  request(ctx: FixtureContext): FixtureRequest;
+  /** Requests sent first (their answers unchecked), e.g. to use up a burst. */
+  prime?(ctx: FixtureContext): FixtureRequest[];
+  expect(ctx: FixtureContext): ExpectedAnswer;
+  /** The answer comes from the host's own body cap, not the fetch handler (Lambda comparison skips it). */
+  hostLevel?: boolean;
+}
+
+export const FIXTURE_ADMIN_TOKEN = 'fixture-admin-token-0123456789';
+/** The host-level cap every host applies (HOST_MAX_BODY_BYTES). */
+export const HOST_CAP = 1_048_576;
+
+const json = { 'content-type': 'application/json' };
+const withKey = (key: string, extra: Record<string, string> = {}) => ({ 'x-api-key': key, ...extra });
+const requestId = { 'x-request-id': /^[0-9A-Za-z-]{20,}$/ };
+const errorHeaders = { 'content-type': /^application\/json/, 'cache-control': 'no-store', ...requestId };
+
+export const FIXTURE: FixtureCase[] = [
+  {
+    name: 'data route: a master with the caller key',
+    request: (c) => ({ method: 'GET', path: `/api/v1/masters/${c.masterId}`, headers: withKey(c.key) }),
+    expect: (c) => ({
+      status: 200,
+      json: { master_id: c.masterId },
+      headers: { 'content-type': /^application\/json/, 'x-ratelimit-limit': /^\d+$/, 'x-ratelimit-remaining': /^\d+$/, ...requestId },
+    }),
+  },
+  {
+    name: 'HEAD answers the GET headers without a body',
+    request: (c) => ({ method: 'HEAD', path: `/api/v1/masters/${c.masterId}`, headers: withKey(c.key) }),
+    expect: () => ({ status: 200, emptyBody: true, headers: { 'content-type': /^application\/json/, 'x-ratelimit-limit': /^\d+$/ } }),
+  },
+  {
+    name: 'auth: no key',
+    request: (c) => ({ method: 'GET', path: `/api/v1/masters/${c.masterId}` }),
+    expect: () => ({ status: 401, json: { error: 'missing_api_key' }, headers: errorHeaders }),
+  },
+  {
+    name: 'auth: unknown key',
+    request: (c) => ({ method: 'GET', path: `/api/v1/masters/${c.masterId}`, headers: withKey('ck_live_00000000000000000000000000000000') }),
+    expect: () => ({ status: 401, json: { error: 'invalid_api_key' }, headers: errorHeaders }),
+  },
+  {
+    name: 'auth: admin route without the admin token',
+    request: () => ({ method: 'POST', path: '/api/v1/admin/keys', headers: { ...json, authorization: 'Bearer wrong' }, body: '{"email":"a@example.com"}' }),
+    expect: () => ({ status: 401, json: { error: 'unauthorized' }, headers: errorHeaders }),
+  },
+  {
+    name: 'errors: unknown master',
+    request: (c) => ({ method: 'GET', path: '/api/v1/masters/999999999', headers: withKey(c.key) }),
+    expect: () => ({ status: 404, json: { error: 'master_not_found' }, headers: errorHeaders }),
+  },
+  {
+    name: 'errors: unknown route',
+    request: (c) => ({ method: 'GET', path: '/api/v1/no-such-route', headers: withKey(c.key) }),
+    expect: () => ({ status: 404, json: { error: 'route_not_found' }, headers: errorHeaders }),
+  },
+  {
+    name: 'errors: invalid query',
+    request: (c) => ({ method: 'GET', path: '/api/v1/search?q=house&limit=abc', headers: withKey(c.key) }),
+    expect: () => ({ status: 400, json: { error: 'invalid_query' }, headers: errorHeaders }),
+  },
+  {
+    name: 'errors: a repeated query parameter reaches the service intact',
+    request: (c) => ({ method: 'GET', path: '/api/v1/search?q=house&limit=1&limit=2', headers: withKey(c.key) }),
+    expect: () => ({ status: 400, json: { error: 'invalid_query' }, headers: errorHeaders }),
+  },
+  {
+    name: '405: a method the route does not have',
+    request: (c) => ({ method: 'DELETE', path: `/api/v1/masters/${c.masterId}`, headers: withKey(c.key) }),
+    expect: () => ({ status: 405, json: { error: 'method_not_allowed' }, headers: { ...errorHeaders, allow: /GET/ } }),
+  },
+  {
+    name: 'OPTIONS lists the methods',
+    request: (c) => ({ method: 'OPTIONS', path: `/api/v1/masters/${c.masterId}` }),
+    expect: () => ({ status: 204, emptyBody: true, headers: { allow: /GET/ } }),
+  },
+  {
+    name: 'data route with a body: batch of masters',
+    request: (c) => ({ method: 'POST', path: '/api/v1/masters/batch', headers: withKey(c.key, json), body: JSON.stringify({ ids: [c.masterId] }) }),
+    expect: () => ({ status: 200, headers: { 'content-type': /^application\/json/ } }),
+  },
+  {
+    name: 'body limits: malformed JSON body',
+    request: () => ({ method: 'POST', path: '/api/v1/admin/keys', headers: { ...json, authorization: `Bearer ${FIXTURE_ADMIN_TOKEN}` }, body: '{"email":' }),
+    expect: () => ({ status: 400, json: { error: 'invalid_body' }, headers: errorHeaders }),
+  },
+  {
+    name: 'body limits: the route cap (32 KB on masters/batch)',
+    request: (c) => ({
+      method: 'POST',
+      path: '/api/v1/masters/batch',
+      headers: withKey(c.key, json),
+      body: JSON.stringify({ ids: [], pad: 'x'.repeat(40_000) }),
+    }),
+    expect: () => ({ status: 413, json: { error: 'payload_too_large', max_bytes: 32_768 }, headers: errorHeaders }),
+  },
+  {
+    name: 'body limits: the host cap (1 MB) before the service reads anything',
+    request: () => ({
+      method: 'POST',
+      path: '/api/v1/admin/keys',
+      headers: { ...json, authorization: `Bearer ${FIXTURE_ADMIN_TOKEN}` },
+      body: new Uint8Array(HOST_CAP + 1024).fill(0x20),
+    }),
+    expect: () => ({
+      status: 413,
+      json: { error: 'payload_too_large', max_bytes: HOST_CAP },
+      headers: { 'content-type': /^application\/json/, 'cache-control': 'no-store' },
+    }),
+    hostLevel: true,
+  },
+  {
+    name: 'limits: burst exceeded',
+    prime: (c) => [{ method: 'GET', path: `/api/v1/masters/${c.masterId}`, headers: withKey(c.limitedKey) }],
+    request: (c) => ({ method: 'GET', path: `/api/v1/masters/${c.masterId}`, headers: withKey(c.limitedKey) }),
+    expect: () => ({
+      status: 429,
+      json: { error: 'rate_limited' },
+      headers: { ...errorHeaders, 'retry-after': /^\d+$/, 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0' },
+    }),
+  },
+];
