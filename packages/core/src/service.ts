@@ -10,6 +10,7 @@ import { type ResolvedConfig, type ServiceConfig, resolveConfig } from './config
 import { consoleLogger, loggingAlarm, systemClock, throttledAlarm } from './defaults.js';
 import { admitKey, admitPublic, checkAdmin, type Admission } from './gate/admission.js';
 import { ApiError, errorResponse } from './http/api-error.js';
+import { finalize, type Reply } from './http/json.js';
 import { DeadlineQueue, type RequestLifetime } from './http/deadline.js';
 import { newRequestId } from './http/request-id.js';
 import type { Method, RouteContext, RouteDef } from './http/route.js';
@@ -45,8 +46,11 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const deadlines = new DeadlineQueue(config.requestDeadlineMs);
   const cutover = createCutover(config, routes);
 
-  /** `notice` receives the cutover headers (Deprecation, Sunset, Link) for answers and refusals alike. */
-  async function handle(request: Request, context: RequestContextInput | undefined, requestId: string, notice: { headers: Record<string, string> | null }): Promise<Response> {
+  /**
+   * `extra` collects the headers every answer to this request carries — request id, cutover
+   * (Deprecation, Sunset, Link), rate limit — for answers and refusals alike.
+   */
+  async function handle(request: Request, context: RequestContextInput | undefined, requestId: string, extra: Record<string, string>): Promise<Response | Reply> {
     const url = new URL(request.url);
     const match = await router.match(request, url);
     if (!match) throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
@@ -65,40 +69,35 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
 
     const now = clock.now();
     const versioned = cutover.decide(def, match.params, url, now);
-    notice.headers = versioned.headers;
-    if (versioned.redirect) return isHead ? new Response(null, { status: 308, headers: versioned.redirect.headers }) : versioned.redirect;
+    if (versioned.headers) Object.assign(extra, versioned.headers);
+    if (versioned.redirect) return versioned.redirect;
     if (versioned.gone) throw versioned.gone;
-    const lifetime = deadlines.start(request.signal);
+    // A thunk: on Node's bridge, reading request.signal builds a full Request; only a port that
+    // needs cancelling pays for it.
+    const lifetime = deadlines.start(() => request.signal);
     let admission: Admission | null = null;
     try {
       admission = await lifetime.race(admit(def, request, context, now, lifetime));
+      if (admission.headers) Object.assign(extra, admission.headers);
       const admitted = admission;
-      let response: Response;
-      try {
-        const ctx: RouteContext = {
-          request,
-          url,
-          params: match.params,
-          query: parseQuery(rawQueryOf(url.searchParams) as RawQuery, def.query ?? {}),
-          requestId,
-          now,
-          get signal() {
-            return lifetime.signal;
-          },
-          options: lifetime.callOptions,
-          ports,
-          config,
-          principal: admitted.principal,
-          base: url.pathname.startsWith('/api/v2') ? '/api/v2' : '/api/v1',
-          waitUntil: (p) => keepAlive(context, p),
-        };
-        response = await lifetime.race(Promise.resolve(def.handler(ctx)));
-      } catch (error) {
-        if (error instanceof ApiError && admitted.headers) Object.assign(error.headers, admitted.headers);
-        throw error;
-      }
-      if (admission.headers) for (const name in admission.headers) response.headers.set(name, admission.headers[name] as string);
-      return isHead ? new Response(null, { status: response.status, headers: response.headers }) : response;
+      const ctx: RouteContext = {
+        request,
+        url,
+        params: match.params,
+        query: parseQuery(rawQueryOf(url.searchParams) as RawQuery, def.query ?? {}),
+        requestId,
+        now,
+        get signal() {
+          return lifetime.signal;
+        },
+        options: lifetime.callOptions,
+        ports,
+        config,
+        principal: admitted.principal,
+        base: url.pathname.startsWith('/api/v2') ? '/api/v2' : '/api/v1',
+        waitUntil: (p) => keepAlive(context, p),
+      };
+      return await lifetime.race(Promise.resolve(def.handler(ctx)));
     } finally {
       lifetime.dispose();
       if (admission?.release) keepAlive(context, admission.release());
@@ -129,25 +128,22 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
 
   async function fetch(request: Request, context?: RequestContextInput): Promise<Response> {
     const requestId = newRequestId();
-    const notice: { headers: Record<string, string> | null } = { headers: null };
-    let response: Response;
+    const extra: Record<string, string> = { 'x-request-id': requestId };
+    const head = request.method === 'HEAD';
     try {
-      response = await handle(request, context, requestId, notice);
-      if (notice.headers) for (const name in notice.headers) response.headers.set(name, notice.headers[name] as string);
+      return finalize(await handle(request, context, requestId, extra), extra, head);
     } catch (error) {
+      let failure: ApiError;
       if (error instanceof ApiError) {
-        response = errorResponse(error, requestId);
+        failure = error;
       } else {
         // Never leak the message or stack to the caller; the log keeps them, keyed by request id.
         logger.log({ level: 'error', kind: 'request.internal_error', request_id: requestId, error: describe(error), stack: error instanceof Error ? error.stack : undefined });
-        response = errorResponse(new ApiError(500, 'internal', { request_id: requestId }), requestId);
+        failure = new ApiError(500, 'internal', { request_id: requestId });
       }
-      if (notice.headers) for (const name in notice.headers) response.headers.set(name, notice.headers[name] as string);
-      if (request.method === 'HEAD') response = new Response(null, { status: response.status, headers: response.headers });
-      return response;
+      const response = errorResponse(failure, requestId, extra);
+      return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
     }
-    response.headers.set('x-request-id', requestId);
-    return response;
   }
 
   return {

@@ -60,10 +60,7 @@ export function notFound(what: string): ApiError {
   return new ApiError(404, 'not_found', { message: `${what} not found` });
 }
 
-export function errorResponse(error: ApiError, requestId: string): Response {
-  const headers = new Headers(error.headers);
-  headers.set('content-type', 'application/json; charset=utf-8');
-  headers.set('cache-control', 'no-store');
-  headers.set('x-request-id', requestId);
+export function errorResponse(error: ApiError, requestId: string, extra?: Record<string, string> | null): Response {
+  const headers: Record<string, string> = { ...error.headers, ...extra, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId };
   return new Response(JSON.stringify({ error: error.code, ...error.body }), { status: error.status, headers });
 }

@@ -8,6 +8,7 @@ export function requestAborted(): ApiError {
  * Deadlines of the requests in flight. Every request gets the same budget, so deadlines
  * arrive in order: a linked list in arrival order with one timer for its head replaces a
  * timer per request (arming and clearing a timer cost more than the rest of a fast request).
+ * When the timer fires with nothing due it re-arms for the new head, or stays off when idle.
  */
 export class DeadlineQueue {
   head: RequestLifetime | null = null;
@@ -16,7 +17,8 @@ export class DeadlineQueue {
 
   constructor(readonly budgetMs: number) {}
 
-  start(client: AbortSignal | undefined): RequestLifetime {
+  /** `client` is read only when a port asks for the signal (see RequestLifetime). */
+  start(client: () => AbortSignal | undefined): RequestLifetime {
     const lifetime = new RequestLifetime(this, client, Date.now() + this.budgetMs);
     lifetime.prev = this.tail;
     if (this.tail) this.tail.next = lifetime;
@@ -32,15 +34,13 @@ export class DeadlineQueue {
     if (lifetime.next) lifetime.next.prev = lifetime.prev;
     else if (this.tail === lifetime) this.tail = lifetime.prev;
     lifetime.prev = lifetime.next = null;
-    // Nothing left to watch: drop the timer so an idle process is free to exit.
-    if (this.head === null && this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
   }
 
   private arm(at: number): void {
     this.timer = setTimeout(this.fire, Math.max(0, at - Date.now()));
+    // The timer stays armed while the queue idles (re-arming per request costs more than the
+    // request); unref'd where the runtime can, so it never holds an idle process open.
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   private readonly fire = (): void => {
@@ -64,10 +64,11 @@ export class RequestLifetime {
   private controller: AbortController | null = null;
   private rejectRace: ((error: unknown) => void) | null = null;
   private ended = false;
+  private client: AbortSignal | undefined;
 
   constructor(
     private readonly queue: DeadlineQueue,
-    private readonly client: AbortSignal | undefined,
+    private readonly clientSignal: () => AbortSignal | undefined,
     readonly deadlineAt: number,
   ) {}
 
@@ -85,6 +86,7 @@ export class RequestLifetime {
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
+      this.client = this.clientSignal();
       if (this.ended) this.controller.abort(requestAborted());
       else if (this.client?.aborted) this.expire();
       else this.client?.addEventListener('abort', this.expire, { once: true });

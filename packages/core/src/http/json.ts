@@ -1,10 +1,32 @@
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** A JSON answer; the pipeline appends request id and rate-limit headers. Plain-object headers: no Headers allocation. */
-export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE } });
+/**
+ * Handlers answer with a Reply (status, body text, plain headers) rather than a Response: the
+ * pipeline adds the request id, rate-limit and deprecation headers and builds the Response
+ * once. Setting headers on a built Response costs a validation per header and, on Node's
+ * @hono/node-server bridge, forces the slow path that materialises a full undici Response.
+ */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: string | null,
+    readonly headers: Record<string, string>,
+  ) {}
 }
 
-export function html(body: string, status = 200, headers?: Record<string, string>): Response {
-  return new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Reply {
+  return new Reply(status, JSON.stringify(body), headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE });
+}
+
+export function html(body: string, status = 200, headers?: Record<string, string>): Reply {
+  return new Reply(status, body, { 'content-type': 'text/html; charset=utf-8', ...headers });
+}
+
+/** A Reply or a Response with extra headers, as one Response (no body for HEAD). */
+export function finalize(result: Reply | Response, extra: Record<string, string>, head: boolean): Response {
+  if (result instanceof Reply) {
+    return new Response(head ? null : result.body, { status: result.status, headers: { ...result.headers, ...extra } });
+  }
+  for (const name in extra) result.headers.set(name, extra[name] as string);
+  return head ? new Response(null, { status: result.status, headers: result.headers }) : result;
 }

@@ -7,6 +7,7 @@ import type { ResolvedConfig } from '../config.js';
 import type { ApiKey, CallOptions, Customer, LimitPolicy } from '../ports.js';
 import type { Ports } from '../service-ports.js';
 import type { QueryOutput, QuerySpec } from '../validation/query.js';
+import type { Reply } from './json.js';
 
 export type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 
@@ -64,7 +65,8 @@ export interface RouteDef<S extends QuerySpec = QuerySpec> {
   responses: Record<number, ResponseDoc>;
   /** Error codes this route can answer with, besides the shared ones of its access kind. */
   errors?: string[];
-  handler(ctx: RouteContext<QueryOutput<S>>): Promise<Response> | Response;
+  /** Answer with json()/html() (a Reply); a raw Response is for redirects and empty bodies. */
+  handler(ctx: RouteContext<QueryOutput<S>>): Promise<Response | Reply> | Response | Reply;
 }
 
 /** Keeps the query type of each route while collecting heterogeneous routes in one list. */
