@@ -5,8 +5,11 @@
  * Burst follows the memory Limiter of @catalogue/core: an exact sliding log of the calls of
  * the last 60 s (a sorted set of call ids scored by time), so steady traffic at the limit
  * always passes and no window ever holds more than the limit. The public per-IP limit is
- * @upstash/ratelimit's `slidingWindow` (its keys and weighted two-window arithmetic), as in
- * the memory Limiter.
+ * @upstash/ratelimit's `slidingWindow` algorithm (its keys and weighted two-window arithmetic),
+ * as in the memory Limiter. The library itself is not a dependency: its scripts declare the
+ * `allow-key-locking` shebang flag, which Redis before 7.2 refuses, and its weighted window
+ * turns away steady traffic at exactly the rate (spec, Limits rule 2), so burst could not use
+ * it either; one script of our own also keeps an admitted request at one round trip.
  *
  * The month counter is a hash { n, g }: `g` is a random generation id written when the counter
  * is (re)seeded from durable usage, so an instance can tell that Redis lost counts it made
