@@ -14,10 +14,7 @@ import { fixtureData } from '../../test/support/fixture-data.js';
 const BASE = 'http://bench.local';
 const catalogue = createMemoryCatalogue(fixtureData());
 const accounts = createMemoryAccounts();
-const service = createService(
-  { catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } },
-  { baseUrl: BASE },
-);
+const service = createService({ catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } }, { baseUrl: BASE });
 // Limits high enough that the benchmark measures the gate's work, never a 429.
 const issued = await issueCustomerKey(
   accounts,
@@ -50,7 +47,12 @@ const [b, s] = bench.tasks.map((t) => t.result as { latency: { mean: number; p50
 console.table(
   bench.tasks.map((t) => {
     const r = t.result as { latency: { mean: number; p50?: number; p99?: number }; throughput: { mean: number } };
-    return { task: t.name, 'ops/s': Math.round(r.throughput.mean), 'mean µs': (r.latency.mean * 1000).toFixed(2), 'p99 µs': ((r.latency.p99 ?? Number.NaN) * 1000).toFixed(2) };
+    return {
+      task: t.name,
+      'ops/s': Math.round(r.throughput.mean),
+      'mean µs': (r.latency.mean * 1000).toFixed(2),
+      'p99 µs': ((r.latency.p99 ?? Number.NaN) * 1000).toFixed(2),
+    };
   }),
 );
 const ratio = (s as { latency: { mean: number } }).latency.mean / (b as { latency: { mean: number } }).latency.mean;

@@ -3,7 +3,7 @@
  * trip starts when the client writes while no answer is awaited and ends at the answer. Exact
  * for a client that waits for each answer (the bench sends one request at a time).
  */
-import { type Server, type Socket, createConnection, createServer } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export interface CountingProxy {
   port: number;

@@ -9,7 +9,7 @@
  *
  *   node --conditions=catalogue-source --import tsx bench/limits/run.ts [requests]
  */
-import { type Limiter, createService, emptyCatalogueData, issueCustomerKey } from '@catalogue/core';
+import { createService, emptyCatalogueData, issueCustomerKey, type Limiter } from '@catalogue/core';
 import { createManualClock, createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { Redis } from '@upstash/redis';
 import { createRedisLimiter, createTcpRedis } from '../../packages/upstash/src/index.js';

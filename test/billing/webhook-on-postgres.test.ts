@@ -15,7 +15,19 @@ import { secretsFoundIn } from './support/secret-scan.js';
 import { type StripeApiStandIn, startStripeApi } from './support/stripe-api-server.js';
 
 /** Every table the PostgreSQL accounts write. */
-const ACCOUNT_TABLES = ['customers', 'api_keys', 'usage_months', 'billing_events', 'reveals', 'outbox', 'login_tokens', 'sessions', 'overage_cursors', 'contract_review_claims', 'search_events'];
+const ACCOUNT_TABLES = [
+  'customers',
+  'api_keys',
+  'usage_months',
+  'billing_events',
+  'reveals',
+  'outbox',
+  'login_tokens',
+  'sessions',
+  'overage_cursors',
+  'contract_review_claims',
+  'search_events',
+];
 
 let stripeApi: StripeApiStandIn;
 let db: TestDatabase;
@@ -153,7 +165,10 @@ describe('billing flows on PostgreSQL accounts', () => {
     expect((await h.fetch(link.slice(h.baseUrl.length))).status).toBe(400);
 
     const auth = { cookie, origin: 'http://catalogue.test' };
-    const list = (await (await h.fetch('/api/dashboard/keys', { headers: { cookie } })).json()) as { keys: Array<{ id: string }>; revealed: Array<{ key: string }> };
+    const list = (await (await h.fetch('/api/dashboard/keys', { headers: { cookie } })).json()) as {
+      keys: Array<{ id: string }>;
+      revealed: Array<{ key: string }>;
+    };
     expect(list.revealed.map((r) => r.key)).toEqual([firstKey]);
     const again = (await (await h.fetch('/api/dashboard/keys', { headers: { cookie } })).json()) as { revealed: unknown[] };
     expect(again.revealed).toEqual([]);

@@ -30,7 +30,13 @@ export interface BuiltAccounts {
 const created = new Date('2026-01-02T03:04:05.000Z');
 const at = (iso: string) => new Date(iso);
 const hashOf = (tag: string) => createHash('sha256').update(tag).digest('hex');
-const key = (id: string, hash: string, environment: 'live' | 'test' = 'live'): NewKey => ({ id, hash, display_prefix: `ck_${environment}_abcd`, environment, created_at: created });
+const key = (id: string, hash: string, environment: 'live' | 'test' = 'live'): NewKey => ({
+  id,
+  hash,
+  display_prefix: `ck_${environment}_abcd`,
+  environment,
+  created_at: created,
+});
 const WEEK = 7 * 86_400_000;
 
 /** A checkout completion whose ids all derive from `tag`. */
@@ -74,8 +80,27 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
           { id: 'cust_1', email: 'a@example.com', name: 'A', tier: 'contract_2000', limits: { batch_max: 250 }, created_at: created },
           key('key_1', 'a'.repeat(64)),
         );
-        expect(made.customer).toEqual({ id: 'cust_1', email: 'a@example.com', name: 'A', tier: 'contract_2000', status: 'active', overage: 'block', limits: { batch_max: 250 }, past_due_since: null, created_at: created, stripe_customer_id: null });
-        expect(made.key).toEqual({ id: 'key_1', customer_id: 'cust_1', hash: 'a'.repeat(64), display_prefix: 'ck_live_abcd', environment: 'live', status: 'active', created_at: created });
+        expect(made.customer).toEqual({
+          id: 'cust_1',
+          email: 'a@example.com',
+          name: 'A',
+          tier: 'contract_2000',
+          status: 'active',
+          overage: 'block',
+          limits: { batch_max: 250 },
+          past_due_since: null,
+          created_at: created,
+          stripe_customer_id: null,
+        });
+        expect(made.key).toEqual({
+          id: 'key_1',
+          customer_id: 'cust_1',
+          hash: 'a'.repeat(64),
+          display_prefix: 'ck_live_abcd',
+          environment: 'live',
+          status: 'active',
+          created_at: created,
+        });
         expect(await accounts.findKeyByHash('a'.repeat(64))).toEqual(made);
         expect(await accounts.findKeyByHash('b'.repeat(64))).toBeNull();
         expect(await accounts.getCustomer('cust_1')).toEqual(made.customer);
@@ -94,7 +119,10 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
 
       it('suspends active keys once the grace window has ended', async () => {
         const { accounts, markPastDue } = store();
-        await accounts.createCustomerWithKey({ id: 'cust_2', email: 'b@example.com', name: null, tier: 'self_serve_49', created_at: created }, key('key_5', 'e'.repeat(64)));
+        await accounts.createCustomerWithKey(
+          { id: 'cust_2', email: 'b@example.com', name: null, tier: 'self_serve_49', created_at: created },
+          key('key_5', 'e'.repeat(64)),
+        );
         await markPastDue('cust_2', new Date('2026-03-01T00:00:00Z'));
         expect(await accounts.suspendExpiredGrace(new Date('2026-03-07T23:59:59Z'), WEEK)).toBe(0);
         expect(await accounts.suspendExpiredGrace(new Date('2026-03-08T00:00:00Z'), WEEK)).toBe(1);
@@ -121,8 +149,27 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
         expect(outcome).toEqual({
           outcome: 'applied',
           mailId: 'mail_alice',
-          customer: { id: 'cust_alice', email: 'alice@example.com', name: null, tier: 'self_serve_49', status: 'active', overage: 'block', limits: null, past_due_since: null, created_at: created, stripe_customer_id: 'cus_alice' },
-          key: { id: 'key_alice', customer_id: 'cust_alice', hash: hashOf('alice'), display_prefix: 'ck_live_abcd', environment: 'live', status: 'active', created_at: created },
+          customer: {
+            id: 'cust_alice',
+            email: 'alice@example.com',
+            name: null,
+            tier: 'self_serve_49',
+            status: 'active',
+            overage: 'block',
+            limits: null,
+            past_due_since: null,
+            created_at: created,
+            stripe_customer_id: 'cus_alice',
+          },
+          key: {
+            id: 'key_alice',
+            customer_id: 'cust_alice',
+            hash: hashOf('alice'),
+            display_prefix: 'ck_live_abcd',
+            environment: 'live',
+            status: 'active',
+            created_at: created,
+          },
         });
         if (outcome.outcome !== 'applied') throw new Error('not applied');
         expect(await accounts.findKeyByHash(hashOf('alice'))).toEqual({ key: outcome.key, customer: outcome.customer });
@@ -130,20 +177,42 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
         expect(await inspectOutbox('mail_alice')).toEqual({ sealed: 'sealed-mail-alice', attempts: 0, sent_at: null, dead: false });
         // Due now: the first claim at its creation time takes it.
         expect(await accounts.claimOutbox(input.mail.created_at, at('2026-03-01T00:01:00Z'), 10, 'mail_alice')).toEqual([
-          { id: 'mail_alice', customer_id: 'cust_alice', to: 'alice@example.com', sealed: 'sealed-mail-alice', attempts: 0, next_attempt_at: at('2026-03-01T00:01:00Z'), created_at: input.mail.created_at, sent_at: null },
+          {
+            id: 'mail_alice',
+            customer_id: 'cust_alice',
+            to: 'alice@example.com',
+            sealed: 'sealed-mail-alice',
+            attempts: 0,
+            next_attempt_at: at('2026-03-01T00:01:00Z'),
+            created_at: input.mail.created_at,
+            sent_at: null,
+          },
         ]);
-        expect(await accounts.takeReveals('cust_alice', at('2026-03-01T01:00:00Z'))).toEqual([{ customer_id: 'cust_alice', key_id: 'key_alice', sealed: 'sealed-reveal-alice', expires_at: input.reveal.expires_at }]);
+        expect(await accounts.takeReveals('cust_alice', at('2026-03-01T01:00:00Z'))).toEqual([
+          { customer_id: 'cust_alice', key_id: 'key_alice', sealed: 'sealed-reveal-alice', expires_at: input.reveal.expires_at },
+        ]);
       });
 
       it('records the last billing event time: an older change of the new customer is stale', async () => {
         const { accounts } = store();
-        expect(await accounts.applyBillingChange({ eventId: 'evt_alice_old', eventCreated: at('2026-02-28T23:59:59Z'), stripeCustomerId: 'cus_alice', status: 'past_due' })).toBe('stale');
+        expect(
+          await accounts.applyBillingChange({
+            eventId: 'evt_alice_old',
+            eventCreated: at('2026-02-28T23:59:59Z'),
+            stripeCustomerId: 'cus_alice',
+            status: 'past_due',
+          }),
+        ).toBe('stale');
         expect((await accounts.getCustomer('cust_alice'))?.status).toBe('active');
       });
 
       it('answers duplicate_event for a recorded event id and changes nothing', async () => {
         const { accounts } = store();
-        const again = checkout('alice', { checkoutSessionId: 'cs_other', customer: { ...checkout('alice').customer, id: 'cust_other' }, key: key('key_other', hashOf('other')) });
+        const again = checkout('alice', {
+          checkoutSessionId: 'cs_other',
+          customer: { ...checkout('alice').customer, id: 'cust_other' },
+          key: key('key_other', hashOf('other')),
+        });
         expect(await accounts.completeCheckout(again)).toEqual({ outcome: 'duplicate_event' });
         expect(await accounts.getCustomer('cust_other')).toBeNull();
         expect(await accounts.findCustomerByCheckoutSession('cs_other')).toBeNull();
@@ -151,7 +220,12 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
 
       it('answers duplicate_session when the session already has a customer, and records the event id', async () => {
         const { accounts, inspectOutbox } = store();
-        const second = checkout('alice', { eventId: 'evt_alice_2', customer: { ...checkout('alice').customer, id: 'cust_alice_2' }, key: key('key_alice_2', hashOf('alice2')), mail: { ...checkout('alice').mail, id: 'mail_alice_2' } });
+        const second = checkout('alice', {
+          eventId: 'evt_alice_2',
+          customer: { ...checkout('alice').customer, id: 'cust_alice_2' },
+          key: key('key_alice_2', hashOf('alice2')),
+          mail: { ...checkout('alice').mail, id: 'mail_alice_2' },
+        });
         expect(await accounts.completeCheckout(second)).toEqual({ outcome: 'duplicate_session' });
         expect(await accounts.getCustomer('cust_alice_2')).toBeNull();
         expect(await accounts.findKeyByHash(hashOf('alice2'))).toBeNull();
@@ -212,7 +286,11 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
     group('billing changes', (store) => {
       const T = (minute: number) => new Date(Date.UTC(2026, 2, 1, 0, minute));
       let n = 0;
-      const change = (status: 'active' | 'past_due' | 'canceled' | undefined, minute: number, extra: { tier?: 'self_serve_99'; stripeCustomerId?: string; eventId?: string } = {}) => ({
+      const change = (
+        status: 'active' | 'past_due' | 'canceled' | undefined,
+        minute: number,
+        extra: { tier?: 'self_serve_99'; stripeCustomerId?: string; eventId?: string } = {},
+      ) => ({
         eventId: extra.eventId ?? `evt_change_${++n}`,
         eventCreated: T(minute),
         stripeCustomerId: extra.stripeCustomerId ?? 'cus_erin',
@@ -282,10 +360,21 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
         const { accounts } = store();
         await accounts.completeCheckout(checkout('frank'));
         await accounts.completeCheckout(checkout('grace', { customer: { ...checkout('grace').customer, email: 'Shared@Example.com' } }));
-        await accounts.createCustomerWithKey({ id: 'cust_contract', email: 'shared@example.COM', name: 'C', tier: 'contract_2000', created_at: created }, key('key_contract', hashOf('contract')));
-        await accounts.createCustomerWithKey({ id: 'cust_gone', email: 'gone@example.com', name: null, tier: 'contract_2000', created_at: created }, key('key_gone_admin', hashOf('gone-admin')));
+        await accounts.createCustomerWithKey(
+          { id: 'cust_contract', email: 'shared@example.COM', name: 'C', tier: 'contract_2000', created_at: created },
+          key('key_contract', hashOf('contract')),
+        );
+        await accounts.createCustomerWithKey(
+          { id: 'cust_gone', email: 'gone@example.com', name: null, tier: 'contract_2000', created_at: created },
+          key('key_gone_admin', hashOf('gone-admin')),
+        );
         await accounts.completeCheckout(checkout('gone', { customer: { ...checkout('gone').customer, id: 'cust_gone_paid', email: 'gone@example.com' } }));
-        await accounts.applyBillingChange({ eventId: 'evt_cancel', eventCreated: at('2026-03-02T00:00:00Z'), stripeCustomerId: 'cus_gone', status: 'canceled' });
+        await accounts.applyBillingChange({
+          eventId: 'evt_cancel',
+          eventCreated: at('2026-03-02T00:00:00Z'),
+          stripeCustomerId: 'cus_gone',
+          status: 'canceled',
+        });
       });
 
       it('finds customers by checkout session and by e-mail, case-insensitively', async () => {
@@ -321,7 +410,9 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
 
       it('concurrent rotations of one key: exactly one wins', async () => {
         const { accounts } = store();
-        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => accounts.rotateKey('cust_grace', 'key_grace', key(`key_grace_${i}`, hashOf(`grace${i}`)))));
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => accounts.rotateKey('cust_grace', 'key_grace', key(`key_grace_${i}`, hashOf(`grace${i}`)))),
+        );
         expect(results.filter((r) => r !== null)).toHaveLength(1);
         expect((await accounts.listKeys('cust_grace')).map((k) => k.status).sort()).toEqual(['active', 'rotated']);
       });
@@ -348,7 +439,9 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
 
       it('takes reveals once, and an expired reveal is deleted without being returned', async () => {
         const { accounts } = store();
-        expect(await accounts.takeReveals('cust_hana', at('2026-03-01T12:00:00Z'))).toEqual([{ customer_id: 'cust_hana', key_id: 'key_hana', sealed: 'sealed-reveal-hana', expires_at: at('2026-03-02T00:00:00Z') }]);
+        expect(await accounts.takeReveals('cust_hana', at('2026-03-01T12:00:00Z'))).toEqual([
+          { customer_id: 'cust_hana', key_id: 'key_hana', sealed: 'sealed-reveal-hana', expires_at: at('2026-03-02T00:00:00Z') },
+        ]);
         expect(await accounts.takeReveals('cust_hana', at('2026-03-01T12:00:00Z'))).toEqual([]);
         expect(await accounts.takeReveals('cust_ivan', at('2026-03-02T00:00:00Z'))).toEqual([]);
         expect(await accounts.takeReveals('cust_ivan', at('2026-03-01T00:00:00Z'))).toEqual([]);
@@ -369,7 +462,12 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
 
       it('finds unexpired sessions and deletes them', async () => {
         const { accounts } = store();
-        await accounts.createSession({ hash: hashOf('session1'), customer_id: 'cust_ivan', created_at: at('2026-03-01T00:00:00Z'), expires_at: at('2026-03-31T00:00:00Z') });
+        await accounts.createSession({
+          hash: hashOf('session1'),
+          customer_id: 'cust_ivan',
+          created_at: at('2026-03-01T00:00:00Z'),
+          expires_at: at('2026-03-31T00:00:00Z'),
+        });
         expect(await accounts.findSession(hashOf('session1'), at('2026-03-30T23:59:59Z'))).toBe('cust_ivan');
         expect(await accounts.findSession(hashOf('session1'), at('2026-03-31T00:00:00Z'))).toBeNull();
         expect(await accounts.findSession(hashOf('nope'), at('2026-03-02T00:00:00Z'))).toBeNull();
@@ -403,7 +501,9 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
         // Thirty mails, created a minute apart (mail 29 oldest), all due at once.
         for (let i = 0; i < 30; i++) {
           const tag = `mail${String(i).padStart(2, '0')}`;
-          await store().accounts.completeCheckout(checkout(tag, { mail: { id: `m_${tag}`, to: `${tag}@example.com`, sealed: `sealed-${tag}`, created_at: minute(30 - i) } }));
+          await store().accounts.completeCheckout(
+            checkout(tag, { mail: { id: `m_${tag}`, to: `${tag}@example.com`, sealed: `sealed-${tag}`, created_at: minute(30 - i) } }),
+          );
         }
       });
 
@@ -480,7 +580,16 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
       it('stores search events as given, in arrival order', async () => {
         const { accounts, searchEvents } = store();
         const events: SearchEvent[] = [
-          { kind: 'observed', search_id: 'srch_1', key_id: 'key_lena', received_at: at('2026-03-01T10:00:00Z'), hits: [{ id: 42, position: 0 }, { id: 7, position: 3 }] },
+          {
+            kind: 'observed',
+            search_id: 'srch_1',
+            key_id: 'key_lena',
+            received_at: at('2026-03-01T10:00:00Z'),
+            hits: [
+              { id: 42, position: 0 },
+              { id: 7, position: 3 },
+            ],
+          },
           { kind: 'refined', search_id: 'srch_1', key_id: 'key_lena', received_at: at('2026-03-01T10:00:05Z'), q: 'blue note 1959' },
           { kind: 'observed', search_id: 'srch_2', key_id: 'key_lena', received_at: at('2026-03-01T10:01:00Z'), hits: [] },
         ];

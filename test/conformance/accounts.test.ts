@@ -41,6 +41,9 @@ function onDatabase(open: () => Promise<TestDatabase>) {
 }
 
 // Ten connections, so the concurrency cases race on separate PostgreSQL sessions.
-describeAccountsConformance('PostgreSQL', onDatabase(() => createPostgresDatabase({ max: 10 })));
+describeAccountsConformance(
+  'PostgreSQL',
+  onDatabase(() => createPostgresDatabase({ max: 10 })),
+);
 // PGlite serves one connection: the same cases, serialized by its pool.
 describeAccountsConformance('PGlite', onDatabase(createPgliteDatabase));

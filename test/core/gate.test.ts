@@ -47,9 +47,24 @@ describe('the key gate (401/402 in the stated order)', () => {
   });
 
   it.each([
-    ['suspended key', (t: ReturnType<typeof setup>) => { for (const k of t.accounts.keys.values()) k.status = 'suspended'; }],
-    ['past_due customer', (t: ReturnType<typeof setup>) => { for (const c of t.accounts.customers.values()) c.status = 'past_due'; }],
-    ['canceled customer', (t: ReturnType<typeof setup>) => { for (const c of t.accounts.customers.values()) c.status = 'canceled'; }],
+    [
+      'suspended key',
+      (t: ReturnType<typeof setup>) => {
+        for (const k of t.accounts.keys.values()) k.status = 'suspended';
+      },
+    ],
+    [
+      'past_due customer',
+      (t: ReturnType<typeof setup>) => {
+        for (const c of t.accounts.customers.values()) c.status = 'past_due';
+      },
+    ],
+    [
+      'canceled customer',
+      (t: ReturnType<typeof setup>) => {
+        for (const c of t.accounts.customers.values()) c.status = 'canceled';
+      },
+    ],
   ])('%s → 402 payment_required', async (_name, mutate) => {
     const t = setup();
     const key = await t.issueKey();
@@ -84,7 +99,11 @@ describe('admin keys', () => {
 
   it('issues a contract key with overrides the gate then applies', async () => {
     const t = setup();
-    const res = await t.fetch('/api/v1/admin/keys', { method: 'POST', headers: admin, body: JSON.stringify({ email: 'ops@label.example', limits: { burst_per_minute: 3, batch_max: 2 } }) });
+    const res = await t.fetch('/api/v1/admin/keys', {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ email: 'ops@label.example', limits: { burst_per_minute: 3, batch_max: 2 } }),
+    });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Record<string, string>;
     expect(body).toMatchObject({ tier: 'contract_2000', environment: 'live', display_prefix: body.key?.slice(0, 12) });
@@ -93,7 +112,11 @@ describe('admin keys', () => {
     expect(body.customer_id).toMatch(/^cust_[0-9A-Z]{26}$/);
     const ok = await t.fetch('/api/v1/masters/113', { headers: { 'x-api-key': body.key as string } });
     expect(ok.headers.get('x-ratelimit-limit')).toBe('3');
-    const batch = await t.fetch('/api/v1/masters/batch', { method: 'POST', headers: { 'x-api-key': body.key as string }, body: JSON.stringify({ ids: [1, 2, 3] }) });
+    const batch = await t.fetch('/api/v1/masters/batch', {
+      method: 'POST',
+      headers: { 'x-api-key': body.key as string },
+      body: JSON.stringify({ ids: [1, 2, 3] }),
+    });
     await expectError(batch, 400, 'invalid_batch_size');
     expect(t.logs.some((l) => JSON.stringify(l).includes(body.key as string))).toBe(false);
   });

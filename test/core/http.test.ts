@@ -88,7 +88,10 @@ describe('HTTP behaviour', () => {
       return new Promise(() => {});
     };
     const accounts = createMemoryAccounts();
-    const service = createService({ catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } }, { baseUrl: 'http://x.test', requestDeadlineMs: 50 });
+    const service = createService(
+      { catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } },
+      { baseUrl: 'http://x.test', requestDeadlineMs: 50 },
+    );
     const { issueCustomerKey } = await import('@catalogue/core');
     const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier: 'self_serve_49', environment: 'test' }, new Date());
     const res = await service.fetch(new Request('http://x.test/api/v1/search?q=x', { headers: { 'x-api-key': issued.plaintext } }));

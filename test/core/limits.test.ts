@@ -121,7 +121,11 @@ describe('monthly quota', () => {
   it('a batch counts as one unit', async () => {
     const t = setup({ now: '2026-03-10T10:00:00Z' });
     const key = await t.issueKey();
-    const res = await t.fetch('/api/v1/masters/batch', { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify({ ids: [113, 500, 501, 1660109, 9] }) });
+    const res = await t.fetch('/api/v1/masters/batch', {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      body: JSON.stringify({ ids: [113, 500, 501, 1660109, 9] }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-remaining')).toBe('59');
     expect(await (await t.fetch('/api/v1/usage', { headers: { 'x-api-key': key } })).json()).toMatchObject({ calls: 1 });
@@ -179,7 +183,11 @@ describe('fail-open', () => {
   it('a throwing limiter lets the request through without limit headers, logs and alarms', async () => {
     const t = setup();
     const key = await t.issueKey();
-    const broken: Partial<Limiter> = { admit: async () => { throw new Error('ECONNREFUSED 127.0.0.1:6379'); } };
+    const broken: Partial<Limiter> = {
+      admit: async () => {
+        throw new Error('ECONNREFUSED 127.0.0.1:6379');
+      },
+    };
     Object.assign(t.limiter, broken);
     const res = await get(t, key);
     expect(res.status).toBe(200);

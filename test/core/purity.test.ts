@@ -3,7 +3,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../../packages/core/src');
-const RUNTIME = /(from\s+['"]node:|require\(\s*['"]node:|import\(\s*['"]node:|\bDeno\.|\bBun\.|from\s+['"](fs|path|os|crypto|http|https|net|stream|zlib|child_process|worker_threads)['"])/;
+const RUNTIME =
+  /(from\s+['"]node:|require\(\s*['"]node:|import\(\s*['"]node:|\bDeno\.|\bBun\.|from\s+['"](fs|path|os|crypto|http|https|net|stream|zlib|child_process|worker_threads)['"])/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -44,7 +44,11 @@ describe('strict query schemas → 400 invalid_query with details[{path, message
   it('names the parameter a homoglyph imitates (UTS #39 skeleton)', async () => {
     const { get } = await client();
     // Cyrillic е (U+0435) in "gеnre", Cyrillic і in "lіmit": NFKC keeps them, the skeleton exposes them.
-    for (const [raw, imitated] of [['g\u0435nre', 'genre'], ['l\u0456mit', 'limit'], ['typ\u0435', 'type']]) {
+    for (const [raw, imitated] of [
+      ['g\u0435nre', 'genre'],
+      ['l\u0456mit', 'limit'],
+      ['typ\u0435', 'type'],
+    ]) {
       const body = await expectError(await get(`/api/v1/search?${encodeURIComponent(raw as string)}=x`), 400, 'invalid_query');
       expect(body.details).toEqual([{ path: raw, message: expect.stringContaining(`"${imitated}"`), imitates: imitated }]);
     }
@@ -111,7 +115,9 @@ describe('batch', () => {
         c.close();
       },
     });
-    const res = await t.fetch(new Request('http://catalogue.test/api/v1/masters/batch', { method: 'POST', headers: { 'x-api-key': key }, body: stream, duplex: 'half' } as RequestInit));
+    const res = await t.fetch(
+      new Request('http://catalogue.test/api/v1/masters/batch', { method: 'POST', headers: { 'x-api-key': key }, body: stream, duplex: 'half' } as RequestInit),
+    );
     await expectError(res, 413, 'payload_too_large');
   });
 

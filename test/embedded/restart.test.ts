@@ -25,7 +25,11 @@ async function start(dataDir: string, port: number): Promise<{ child: ChildProce
   delete env.DATABASE_URL;
   delete env.ADMIN_TOKEN;
   delete env.CATALOGUE_STORAGE;
-  const child = spawn(process.execPath, ['--conditions=catalogue-source', '--import', 'tsx', 'hosts/node/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=catalogue-source', '--import', 'tsx', 'hosts/node/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
@@ -67,7 +71,11 @@ describe('the embedded default', () => {
     const master = await fetch(`${base}/api/v1/masters/113`, { headers: { 'x-api-key': demo as string } });
     expect(await master.json()).toMatchObject({ master_id: 113, title: 'Moments In Time', year: 2002, styles: ['Techno', 'Tech House'] });
 
-    const issued = await fetch(`${base}/api/v1/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ops@example.com' }) });
+    const issued = await fetch(`${base}/api/v1/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ops@example.com' }),
+    });
     expect(issued.status).toBe(201);
     const { key } = (await issued.json()) as { key: string };
     expect(await stop(first.child)).toBe(0);

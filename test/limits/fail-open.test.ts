@@ -6,10 +6,10 @@ import type { LimitDecision } from '@catalogue/core';
 import { Redis as IORedis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAccounts, type MemoryAccounts } from '../../packages/core/src/memory/accounts.js';
-import { type RedisLimiter, createRedisLimiter } from '../../packages/upstash/src/index.js';
+import { createRedisLimiter, type RedisLimiter } from '../../packages/upstash/src/index.js';
 import { policy, request } from './fixtures.js';
-import { type RedisProcess, createRedisProcess } from './redis-process.js';
-import { TRANSPORTS, type Transport, openTransport } from './transports.js';
+import { createRedisProcess, type RedisProcess } from './redis-process.js';
+import { openTransport, TRANSPORTS, type Transport } from './transports.js';
 
 const NOW = Date.UTC(2026, 2, 10, 8, 0, 0);
 const MONTH = '2026-03';

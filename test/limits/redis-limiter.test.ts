@@ -7,9 +7,9 @@ import type { LimitDecision } from '@catalogue/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAccounts, type MemoryAccounts } from '../../packages/core/src/memory/accounts.js';
 import { createMemoryLimiter } from '../../packages/core/src/memory/limiter.js';
-import { type RedisLimiter, createRedisLimiter } from '../../packages/upstash/src/index.js';
-import { SHARED_REDIS_URL, deleteKeys, policy, request, runParallel, uniquePrefix } from './fixtures.js';
-import { TRANSPORTS, type Transport, openTransport } from './transports.js';
+import { createRedisLimiter, type RedisLimiter } from '../../packages/upstash/src/index.js';
+import { deleteKeys, policy, request, runParallel, SHARED_REDIS_URL, uniquePrefix } from './fixtures.js';
+import { openTransport, TRANSPORTS, type Transport } from './transports.js';
 
 const JAN_15 = Date.UTC(2026, 0, 15, 12, 0, 0);
 const shape = (d: LimitDecision) => ({

@@ -4,14 +4,14 @@
  * zero 5xx, zero 429, `ratelimit.fail_open` logged per request, the alarm raised once per
  * instance; afterwards limits apply again and usage equals the calls served.
  */
-import { type LogRecord, createService, emptyCatalogueData, issueCustomerKey } from '@catalogue/core';
+import { createService, emptyCatalogueData, issueCustomerKey, type LogRecord } from '@catalogue/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAccounts } from '../../packages/core/src/memory/accounts.js';
 import { createMemoryCatalogue } from '../../packages/core/src/memory/catalogue.js';
 import { createManualClock } from '../../packages/core/src/memory/manual-clock.js';
 import { createRedisLimiter } from '../../packages/upstash/src/index.js';
-import { type RedisProcess, createRedisProcess } from './redis-process.js';
-import { TRANSPORTS, type Transport, openTransport } from './transports.js';
+import { createRedisProcess, type RedisProcess } from './redis-process.js';
+import { openTransport, TRANSPORTS, type Transport } from './transports.js';
 
 const BASE = 'http://catalogue.test';
 

@@ -1,7 +1,7 @@
 /** Both transports answer @upstash/redis alike: one command, /pipeline, /multi-exec, error replies. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_REDIS_URL, deleteKeys, uniquePrefix } from './fixtures.js';
-import { TRANSPORTS, type Transport, openTransport } from './transports.js';
+import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from './fixtures.js';
+import { openTransport, TRANSPORTS, type Transport } from './transports.js';
 
 describe.each(TRANSPORTS)('@upstash/redis over %s', (transportName) => {
   let transport: Transport;

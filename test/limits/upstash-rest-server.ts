@@ -4,7 +4,7 @@
  * them, bearer token auth, and the `Upstash-Encoding: base64` response encoding (every string
  * in a result base64-encoded, as @upstash/redis decodes it).
  */
-import { type IncomingMessage, type Server, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis as IORedis } from 'ioredis';
 

@@ -4,7 +4,7 @@
  * token and a ready demo key; runJobs runs every minute.
  */
 import { consoleLogger } from '@catalogue/core';
-import { banner, createServiceFromEnv, demoSecrets, issueDemoKey, readEnv, scheduleJobs } from '@catalogue/host-kit';
+import { banner, createServiceFromEnv, demoSecrets, exitGracefullyOnSignals, issueDemoKey, readEnv, scheduleJobs } from '@catalogue/host-kit';
 import { serveWithBun } from './serve.js';
 
 const env = readEnv(process.env);
@@ -20,16 +20,4 @@ process.stdout.write(
 );
 
 const jobs = scheduleJobs(hosted.service, logger);
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.log({ level: 'info', kind: 'server.stopping', signal });
-  jobs.stop();
-  await running.close();
-  await hosted.close();
-  logger.log({ level: 'info', kind: 'server.stopped' });
-  process.exit(0);
-}
-process.on('SIGTERM', () => void stop('SIGTERM'));
-process.on('SIGINT', () => void stop('SIGINT'));
+exitGracefullyOnSignals(logger, [() => jobs.stop(), () => running.close(), () => hosted.close()]);

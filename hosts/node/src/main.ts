@@ -4,7 +4,7 @@
  * prints the URL, the admin token and a ready ck_test_ demo key.
  */
 import { consoleLogger } from '@catalogue/core';
-import { banner, createServiceFromEnv, demoSecrets, readEnv, scheduleJobs } from '@catalogue/host-kit';
+import { banner, createServiceFromEnv, demoSecrets, exitGracefullyOnSignals, readEnv, scheduleJobs } from '@catalogue/host-kit';
 import { demoKey } from './demo-key.js';
 import { withDocs } from './docs.js';
 import { createNodeServer, listen } from './server.js';
@@ -33,19 +33,7 @@ async function main(): Promise<void> {
   );
 
   const jobs = scheduleJobs(hosted.service, logger);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.log({ level: 'info', kind: 'server.stopping', signal });
-    jobs.stop();
-    await running.close();
-    await hosted.close();
-    logger.log({ level: 'info', kind: 'server.stopped' });
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  exitGracefullyOnSignals(logger, [() => jobs.stop(), () => running.close(), () => hosted.close()]);
 }
 
 main().catch((error: unknown) => {

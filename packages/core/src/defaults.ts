@@ -1,5 +1,5 @@
 /** Default Clock, Logger and Alarm: wall clock, JSON lines on the console, alarms as error records. */
-import type { Alarm, Clock, LogLevel, LogRecord, Logger } from './ports.js';
+import type { Alarm, Clock, Logger, LogLevel, LogRecord } from './ports.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
 

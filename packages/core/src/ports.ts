@@ -3,7 +3,21 @@
  * real one in an adapter package; the conformance suite runs the same assertions on both.
  * Nothing here may name a runtime.
  */
-import type { AgentKind, ArtistDossier, BandcampSignals, Breakout, ClusterData, FacetValue, FestivalDossier, LabelDossier, MasterData, MasterDossierData, OneToWatch, SearchHitData, Tastemaker } from './schemas/records.js';
+import type {
+  AgentKind,
+  ArtistDossier,
+  BandcampSignals,
+  Breakout,
+  ClusterData,
+  FacetValue,
+  FestivalDossier,
+  LabelDossier,
+  MasterData,
+  MasterDossierData,
+  OneToWatch,
+  SearchHitData,
+  Tastemaker,
+} from './schemas/records.js';
 import type { TierId } from './tiers.js';
 
 // ───────────────────────────── shared ─────────────────────────────
@@ -63,11 +77,7 @@ export interface FacetsResult {
 }
 
 /** A path `{key}` after parsing: a cluster id, a slug, or a typed locator. */
-export type AgentKey =
-  | { by: 'cluster_id'; cluster_id: number }
-  | { by: 'slug'; slug: string }
-  | { by: 'discogs'; id: number }
-  | { by: 'mbid'; mbid: string };
+export type AgentKey = { by: 'cluster_id'; cluster_id: number } | { by: 'slug'; slug: string } | { by: 'discogs'; id: number } | { by: 'mbid'; mbid: string };
 
 export interface AgentIdentity {
   kind: AgentKind;
@@ -309,9 +319,7 @@ export interface CheckoutCompletion {
   mail: { id: string; to: string; sealed: string; created_at: Date };
 }
 
-export type CheckoutOutcome =
-  | { outcome: 'applied'; customer: Customer; key: ApiKey; mailId: string }
-  | { outcome: 'duplicate_event' | 'duplicate_session' };
+export type CheckoutOutcome = { outcome: 'applied'; customer: Customer; key: ApiKey; mailId: string } | { outcome: 'duplicate_event' | 'duplicate_session' };
 
 export interface BillingChange {
   eventId: string;

@@ -6,19 +6,19 @@
  * (rate limit, request id) → concurrency slot released off the response path. Every error
  * becomes the spec's body in one place (`errorResponse`).
  */
-import { type ResolvedConfig, type ServiceConfig, resolveConfig } from './config.js';
+import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
 import { consoleLogger, loggingAlarm, systemClock, throttledAlarm } from './defaults.js';
-import { admitKey, admitPublic, checkAdmin, type Admission } from './gate/admission.js';
+import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
 import { ApiError, errorResponse } from './http/api-error.js';
-import { finalize, type Reply } from './http/json.js';
 import { DeadlineQueue, type RequestLifetime } from './http/deadline.js';
+import { finalize, type Reply } from './http/json.js';
 import { newRequestId } from './http/request-id.js';
 import type { Method, RouteContext, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
+import { runJobs } from './jobs.js';
 import { allRoutes } from './routes/index.js';
 import type { Ports, PortsInput } from './service-ports.js';
-import { runJobs } from './jobs.js';
-import { type RawQuery, parseQuery, rawQueryOf } from './validation/query.js';
+import { parseQuery, type RawQuery, rawQueryOf } from './validation/query.js';
 import { createCutover } from './versioning.js';
 
 export interface RequestContextInput {
@@ -50,7 +50,12 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
    * `extra` collects the headers every answer to this request carries — request id, cutover
    * (Deprecation, Sunset, Link), rate limit — for answers and refusals alike.
    */
-  async function handle(request: Request, context: RequestContextInput | undefined, requestId: string, extra: Record<string, string>): Promise<Response | Reply> {
+  async function handle(
+    request: Request,
+    context: RequestContextInput | undefined,
+    requestId: string,
+    extra: Record<string, string>,
+  ): Promise<Response | Reply> {
     const url = new URL(request.url);
     const match = await router.match(request, url);
     if (!match) throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
@@ -138,7 +143,13 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
         failure = error;
       } else {
         // Never leak the message or stack to the caller; the log keeps them, keyed by request id.
-        logger.log({ level: 'error', kind: 'request.internal_error', request_id: requestId, error: describe(error), stack: error instanceof Error ? error.stack : undefined });
+        logger.log({
+          level: 'error',
+          kind: 'request.internal_error',
+          request_id: requestId,
+          error: describe(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
         failure = new ApiError(500, 'internal', { request_id: requestId });
       }
       const response = errorResponse(failure, requestId, extra);

@@ -6,3 +6,4 @@ export { banner, demoSecrets, issueDemoKey, persistentSecret } from './demo.js';
 export { type HostEnv, readEnv, type StorageChoice } from './env.js';
 export { JOBS_INTERVAL_MS, type JobSchedule, scheduleJobs } from './jobs.js';
 export { createServiceFromEnv, type HostedService, type HostStorage, type ServiceFromEnvOptions } from './service-from-env.js';
+export { exitGracefullyOnSignals } from './shutdown.js';

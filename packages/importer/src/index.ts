@@ -1,4 +1,8 @@
 // Deterministic demo and scale catalogue generator (see ../GENERATOR.md).
+
+// Streaming Discogs XML dumps and the JSONL feeds → catalogue rows (see ../README.md).
+export * from './discogs/index.js';
+export * from './feeds/index.js';
 export {
   type CatalogueStream,
   DEFAULT_AS_OF,
@@ -13,7 +17,3 @@ export {
   type Sizes,
   streamCatalogue,
 } from './generate/index.js';
-
-// Streaming Discogs XML dumps and the JSONL feeds → catalogue rows (see ../README.md).
-export * from './discogs/index.js';
-export * from './feeds/index.js';

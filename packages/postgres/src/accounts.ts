@@ -4,7 +4,6 @@
  */
 import type { Accounts } from '@catalogue/core';
 import type { Sql } from 'postgres';
-import { type BackstopOptions, guardFor } from './backstops.js';
 import { billingWebhooks } from './accounts/billing.js';
 import { customerLookups } from './accounts/customer-lookups.js';
 import { customersAndKeys } from './accounts/customers-and-keys.js';
@@ -13,6 +12,7 @@ import { keyLifecycle } from './accounts/key-lifecycle.js';
 import { outbox } from './accounts/outbox.js';
 import { searchEvents } from './accounts/search-events.js';
 import { usageJobs } from './accounts/usage-jobs.js';
+import { type BackstopOptions, guardFor } from './backstops.js';
 
 /** Kept as a name for existing imports: the PostgreSQL accounts implement the whole port. */
 export type PostgresAccounts = Accounts;

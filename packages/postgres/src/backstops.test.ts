@@ -23,7 +23,11 @@ describe('backstops on PostgreSQL', () => {
     await db?.drop();
   });
 
-  const caught = async (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+  const caught = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: unknown) => error,
+    );
 
   async function leftoverBackends(): Promise<number> {
     const rows = await db.sql<Array<{ n: number }>>`

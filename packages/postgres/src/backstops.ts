@@ -48,19 +48,23 @@ export class QueryGuard {
 
   /** Runs one query; `build` is called only once a slot is taken, so a refused call never reaches the pool. */
   async query<T extends readonly (object | undefined)[] = Row[]>(signal: AbortSignal | undefined, build: () => PendingQuery<T>): Promise<T> {
-    return this.#admit(signal, async () => {
-      const pending = build();
-      const cancel = () => {
-        // cancel() of a query already done is a no-op; a failed cancel request must not crash.
-        Promise.resolve(pending.cancel()).catch(() => undefined);
-      };
-      signal?.addEventListener('abort', cancel, { once: true });
-      try {
-        return await pending;
-      } finally {
-        signal?.removeEventListener('abort', cancel);
-      }
-    }, signal);
+    return this.#admit(
+      signal,
+      async () => {
+        const pending = build();
+        const cancel = () => {
+          // cancel() of a query already done is a no-op; a failed cancel request must not crash.
+          Promise.resolve(pending.cancel()).catch(() => undefined);
+        };
+        signal?.addEventListener('abort', cancel, { once: true });
+        try {
+          return await pending;
+        } finally {
+          signal?.removeEventListener('abort', cancel);
+        }
+      },
+      signal,
+    );
   }
 
   /**

@@ -33,4 +33,4 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
   return server;
 }
 
-export { startPgliteServer, type PgliteServer } from './pglite-server.js';
+export { type PgliteServer, startPgliteServer } from './pglite-server.js';

@@ -1,6 +1,7 @@
 /** @catalogue/postgres: the Catalogue and Accounts ports on PostgreSQL through postgres.js. */
-export { createPostgresAccounts, readSearchEvents, type PostgresAccounts } from './accounts.js';
+export { createPostgresAccounts, type PostgresAccounts, readSearchEvents } from './accounts.js';
 export {
+  type BackstopOptions,
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_STATEMENT_TIMEOUT_MS,
   guardFor,
@@ -8,11 +9,10 @@ export {
   QueryGuard,
   queryTimeout,
   requestAborted,
-  type BackstopOptions,
 } from './backstops.js';
 export { createPostgresCatalogue, type PostgresCatalogueOptions } from './catalogue/index.js';
-export { connectPostgres, type ConnectOptions } from './connect.js';
-export { migrate, MIGRATION_LOCK_KEY, type Migration } from './migrate.js';
+export { type ConnectOptions, connectPostgres } from './connect.js';
+export { MIGRATION_LOCK_KEY, type Migration, migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations.generated.js';
 export { createPostgresWriter, type WriterOptions } from './writer/index.js';
 export type { StagingMode } from './writer/staging.js';

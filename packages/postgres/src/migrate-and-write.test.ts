@@ -1,13 +1,14 @@
 /** Migrations (embedded, idempotent, safe to start together) and the writer's atomic, idempotent batches. */
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceFixture } from '../../../test/conformance/fixture.js';
 import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../../../test/conformance/databases.js';
+import { conformanceFixture } from '../../../test/conformance/fixture.js';
 import { renderMigrationsModule } from '../scripts/embed-migrations.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.generated.js';
 import { createPostgresWriter } from './writer/index.js';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 describe('migrations and writer on PostgreSQL', () => {
   let db: TestDatabase;
@@ -31,8 +32,28 @@ describe('migrations and writer on PostgreSQL', () => {
   });
 
   async function snapshot(): Promise<string> {
-    const tables = ['artists', 'labels', 'masters', 'releases', 'festivals', 'festival_lineups', 'master_artists', 'master_labels', 'release_credits', 'bandcamp_artists', 'bandcamp_observations', 'bandcamp_releases', 'search_documents', 'signal_breakouts', 'signal_tastemakers', 'signal_ones_to_watch', 'artist_signals'];
-    const parts = await Promise.all(tables.map((table) => db.sql.unsafe(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h, count(*)::int AS n FROM ${table} t`)));
+    const tables = [
+      'artists',
+      'labels',
+      'masters',
+      'releases',
+      'festivals',
+      'festival_lineups',
+      'master_artists',
+      'master_labels',
+      'release_credits',
+      'bandcamp_artists',
+      'bandcamp_observations',
+      'bandcamp_releases',
+      'search_documents',
+      'signal_breakouts',
+      'signal_tastemakers',
+      'signal_ones_to_watch',
+      'artist_signals',
+    ];
+    const parts = await Promise.all(
+      tables.map((table) => db.sql.unsafe(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h, count(*)::int AS n FROM ${table} t`)),
+    );
     return JSON.stringify(parts.map((rows, i) => [tables[i], rows[0]]));
   }
 

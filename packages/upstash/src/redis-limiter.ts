@@ -17,7 +17,7 @@ import { monthOf, nextMonthStart } from '@catalogue/core';
 import type { Redis } from '@upstash/redis';
 import { type LimiterKeys, limiterKeys } from './keys.js';
 import { ADMIT_SCRIPT, PEEK_SCRIPT, PUBLIC_SCRIPT, REPLAY_SCRIPT } from './scripts.js';
-import { type LedgerGroup, type UsageLedger, createUsageLedger } from './usage-ledger.js';
+import { createUsageLedger, type LedgerGroup, type UsageLedger } from './usage-ledger.js';
 import { StoreTimeoutError, withTimeout } from './with-timeout.js';
 
 /** Same windows as the memory Limiter (@catalogue/core/memory BURST_WINDOW_MS, LEASE_MS). */

@@ -45,10 +45,12 @@ export function locatorsOf(source: LocatorSource): Locator[] {
   if (source.mbid) {
     locators.push({ source: 'musicbrainz', id: source.mbid, url: `https://musicbrainz.org/${source.kind === 'label' ? 'label' : 'artist'}/${source.mbid}` });
   }
-  const bandcampUrl = source.bandcampUrl ?? source.urls.find((url) => {
-    const host = hostOf(url);
-    return host !== null && isBandcampHost(host);
-  });
+  const bandcampUrl =
+    source.bandcampUrl ??
+    source.urls.find((url) => {
+      const host = hostOf(url);
+      return host !== null && isBandcampHost(host);
+    });
   const bandcampHost = bandcampUrl ? hostOf(bandcampUrl) : null;
   if (bandcampUrl && bandcampHost) locators.push({ source: 'bandcamp', id: bandcampHost, url: bandcampUrl.trim() });
   if (source.spotifyId) {

@@ -12,7 +12,7 @@ import type { Ports } from '../service-ports.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
 import { authenticate } from './authenticate.js';
 import { constantTimeEqual } from './hash.js';
-import { rateLimitHeaders, rateLimited } from './limit-headers.js';
+import { rateLimited, rateLimitHeaders } from './limit-headers.js';
 
 export interface Admission {
   principal: Principal | null;
@@ -44,7 +44,11 @@ export async function admitKey(request: Request, ports: Ports, now: number, coun
     if (!decision.allowed) throw rateLimited(decision, decision.reason ?? 'burst');
     // Once per customer and month: live and test cross separately, and runJobs backs up a
     // crossing the gate missed; the claim makes all of them one alarm.
-    if (principal.policy.quotaMode === 'contract' && decision.monthCount === CONTRACT_REVIEW_CALLS + 1 && (await ports.accounts.claimContractReview(principal.customer.id, monthOf(now)).catch(() => true))) {
+    if (
+      principal.policy.quotaMode === 'contract' &&
+      decision.monthCount === CONTRACT_REVIEW_CALLS + 1 &&
+      (await ports.accounts.claimContractReview(principal.customer.id, monthOf(now)).catch(() => true))
+    ) {
       const detail = { customer_id: principal.customer.id, environment: principal.key.environment, month: monthOf(now), calls: decision.monthCount };
       ports.logger.log({ level: 'warn', kind: 'quota.contract_review', ...detail });
       ports.alarm.raise('quota.contract_review', detail);
@@ -52,7 +56,11 @@ export async function admitKey(request: Request, ports: Ports, now: number, coun
     return { principal, headers: rateLimitHeaders(decision), release: decision.release };
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    const detail = { customer_id: principal.customer.id, key_prefix: principal.key.display_prefix, error: error instanceof Error ? error.message : String(error) };
+    const detail = {
+      customer_id: principal.customer.id,
+      key_prefix: principal.key.display_prefix,
+      error: error instanceof Error ? error.message : String(error),
+    };
     ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', ...detail });
     ports.alarm.raise('ratelimit.fail_open', detail);
     return { principal, headers: null, release: null };

@@ -30,7 +30,15 @@ export interface NewCustomerInput {
 export async function issueCustomerKey(accounts: Accounts, input: NewCustomerInput, now: Date): Promise<IssuedKey> {
   const { plaintext, record } = newKeyRecord(input.environment, now);
   const created = await accounts.createCustomerWithKey(
-    { id: `cust_${ulid()}`, email: input.email, name: input.name ?? null, tier: input.tier, overage: input.overage ?? 'block', limits: input.limits ?? null, created_at: now },
+    {
+      id: `cust_${ulid()}`,
+      email: input.email,
+      name: input.name ?? null,
+      tier: input.tier,
+      overage: input.overage ?? 'block',
+      limits: input.limits ?? null,
+      created_at: now,
+    },
     record,
   );
   return { ...created, plaintext };

@@ -61,6 +61,12 @@ export function notFound(what: string): ApiError {
 }
 
 export function errorResponse(error: ApiError, requestId: string, extra?: Record<string, string> | null): Response {
-  const headers: Record<string, string> = { ...error.headers, ...extra, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId };
+  const headers: Record<string, string> = {
+    ...error.headers,
+    ...extra,
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-request-id': requestId,
+  };
   return new Response(JSON.stringify({ error: error.code, ...error.body }), { status: error.status, headers });
 }

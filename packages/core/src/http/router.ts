@@ -54,7 +54,9 @@ export function createRouter(routes: readonly RouteDef[]): Router {
     // itty-router compiles each path pattern to a RegExp; matching the already-parsed
     // pathname against those avoids itty's own second URL parse on every request.
     async match(_request, url) {
-      for (const [, regex, handlers] of itty.routes as unknown as Array<[string, RegExp, Array<(req: { params: Record<string, string> }) => { entry: PathEntry }>]>) {
+      for (const [, regex, handlers] of itty.routes as unknown as Array<
+        [string, RegExp, Array<(req: { params: Record<string, string> }) => { entry: PathEntry }>]
+      >) {
         const found = regex.exec(url.pathname);
         if (!found) continue;
         const raw = found.groups ?? {};

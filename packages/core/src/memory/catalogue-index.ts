@@ -1,16 +1,26 @@
 /** Everything the memory catalogue looks up, built once from the rows. */
-import { clusterIdOf, type ArtistRow, type BandcampRow, type CatalogueData, type FestivalRow, type LabelRow, type MasterRow, type ReleaseRow } from '../dataset.js';
-import type { AgentKind } from '../schemas/records.js';
+
 import { bandcampHostOf } from '../catalogue/locators.js';
-import { mapLookup, type AgentLookup } from '../catalogue/lookup.js';
+import { type AgentLookup, mapLookup } from '../catalogue/lookup.js';
 import { formatNamesOf } from '../catalogue/master-record.js';
-import { assignSlugs } from '../catalogue/slugs.js';
 import { computeSignals, type Signals } from '../catalogue/signals/engine.js';
 import { mainGenreOf } from '../catalogue/signals/main-genre.js';
 import { sortedObservations } from '../catalogue/signals/metric.js';
 import { festivalPicksOf, labelPicksOf } from '../catalogue/signals/picks.js';
 import type { SignalArtist } from '../catalogue/signals/signal-artist.js';
-import { searchEntry, type SearchEntry } from './search-index.js';
+import { assignSlugs } from '../catalogue/slugs.js';
+import {
+  type ArtistRow,
+  type BandcampRow,
+  type CatalogueData,
+  clusterIdOf,
+  type FestivalRow,
+  type LabelRow,
+  type MasterRow,
+  type ReleaseRow,
+} from '../dataset.js';
+import type { AgentKind } from '../schemas/records.js';
+import { type SearchEntry, searchEntry } from './search-index.js';
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -47,7 +57,10 @@ export interface CatalogueIndex {
 
 /** Release urls are matched without a trailing slash and with a lowercase host. */
 export function releaseUrlKey(url: string): string {
-  const trimmed = url.trim().replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const trimmed = url
+    .trim()
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '');
   return trimmed.replace(/^(https?:\/\/[^/]+)/i, (origin) => origin.toLowerCase()).replace(/^http:/, 'https:');
 }
 
@@ -60,9 +73,18 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
   const labels = new Map(data.labels.map((row) => [row.discogs_id, row]));
   const festivals = new Map(data.festivals.map((row) => [row.festival_id, row]));
   const slugs: CatalogueIndex['slugs'] = {
-    artist: assignSlugs('artist', data.artists.map((row) => ({ sourceId: row.discogs_id, name: row.name }))),
-    label: assignSlugs('label', data.labels.map((row) => ({ sourceId: row.discogs_id, name: row.name }))),
-    festival: assignSlugs('festival', data.festivals.map((row) => ({ sourceId: row.festival_id, name: row.name }))),
+    artist: assignSlugs(
+      'artist',
+      data.artists.map((row) => ({ sourceId: row.discogs_id, name: row.name })),
+    ),
+    label: assignSlugs(
+      'label',
+      data.labels.map((row) => ({ sourceId: row.discogs_id, name: row.name })),
+    ),
+    festival: assignSlugs(
+      'festival',
+      data.festivals.map((row) => ({ sourceId: row.festival_id, name: row.name })),
+    ),
   };
   const bySlug = { artist: new Map<string, number>(), label: new Map<string, number>(), festival: new Map<string, number>() };
   for (const kind of ['artist', 'label', 'festival'] as const) {
@@ -125,7 +147,16 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
     const artistNames = master.artists.map((credit) => credit.name);
     entries.push(
       searchEntry(
-        { type: 'master', id: master.master_id, slug: null, name: master.title, year: master.year, artists: artistNames, genres: master.genres, styles: master.styles },
+        {
+          type: 'master',
+          id: master.master_id,
+          slug: null,
+          name: master.title,
+          year: master.year,
+          artists: artistNames,
+          genres: master.genres,
+          styles: master.styles,
+        },
         master.title,
         // Genres and styles are searchable too: "house" should find House records.
         [...artistNames, ...master.genres, ...master.styles],
@@ -156,7 +187,16 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
     signalArtists.set(row.discogs_id, { cluster_id: clusterId, slug: slugs.artist.get(row.discogs_id) ?? '', name: row.name, genre, observations });
     entries.push(
       searchEntry(
-        { type: 'artist', id: clusterId, slug: slugs.artist.get(row.discogs_id) ?? null, name: row.name, year: null, artists: [], genres: genre ? [genre] : [], styles: [] },
+        {
+          type: 'artist',
+          id: clusterId,
+          slug: slugs.artist.get(row.discogs_id) ?? null,
+          name: row.name,
+          year: null,
+          artists: [],
+          genres: genre ? [genre] : [],
+          styles: [],
+        },
         row.name,
         [],
         mainMastersByArtist.get(row.discogs_id)?.length ?? 0,
@@ -167,7 +207,16 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
   for (const row of data.labels) {
     entries.push(
       searchEntry(
-        { type: 'label', id: clusterIdOf('label', row.discogs_id), slug: slugs.label.get(row.discogs_id) ?? null, name: row.name, year: null, artists: [], genres: [], styles: [] },
+        {
+          type: 'label',
+          id: clusterIdOf('label', row.discogs_id),
+          slug: slugs.label.get(row.discogs_id) ?? null,
+          name: row.name,
+          year: null,
+          artists: [],
+          genres: [],
+          styles: [],
+        },
         row.name,
         [],
         mastersByLabel.get(row.discogs_id)?.length ?? 0,
@@ -179,7 +228,16 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
     const lineup = new Set(row.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
     entries.push(
       searchEntry(
-        { type: 'festival', id: clusterIdOf('festival', row.festival_id), slug: slugs.festival.get(row.festival_id) ?? null, name: row.name, year: null, artists: [], genres: row.genres, styles: [] },
+        {
+          type: 'festival',
+          id: clusterIdOf('festival', row.festival_id),
+          slug: slugs.festival.get(row.festival_id) ?? null,
+          name: row.name,
+          year: null,
+          artists: [],
+          genres: row.genres,
+          styles: [],
+        },
         row.name,
         row.genres,
         lineup.size,
@@ -195,8 +253,18 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
   const signals = computeSignals({
     artists: [...signalArtists.values()],
     tastemakers: [
-      ...data.labels.map((row) => ({ cluster_id: clusterIdOf('label', row.discogs_id), kind: 'label' as const, slug: slugs.label.get(row.discogs_id) ?? '', name: row.name })),
-      ...data.festivals.map((row) => ({ cluster_id: clusterIdOf('festival', row.festival_id), kind: 'festival' as const, slug: slugs.festival.get(row.festival_id) ?? '', name: row.name })),
+      ...data.labels.map((row) => ({
+        cluster_id: clusterIdOf('label', row.discogs_id),
+        kind: 'label' as const,
+        slug: slugs.label.get(row.discogs_id) ?? '',
+        name: row.name,
+      })),
+      ...data.festivals.map((row) => ({
+        cluster_id: clusterIdOf('festival', row.festival_id),
+        kind: 'festival' as const,
+        slug: slugs.festival.get(row.festival_id) ?? '',
+        name: row.name,
+      })),
     ],
     picks: [...labelPicksOf(data.masters, mainReleases), ...festivalPicksOf(data.festivals)],
   });

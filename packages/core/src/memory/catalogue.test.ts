@@ -5,9 +5,17 @@
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { clusterIdOf, emptyCatalogueData, type ArtistRow, type BandcampObservation, type CatalogueData, type MasterRow, type ReleaseRow } from '../dataset.js';
+import { type ArtistRow, type BandcampObservation, type CatalogueData, clusterIdOf, emptyCatalogueData, type MasterRow, type ReleaseRow } from '../dataset.js';
 import type { SearchHitData } from '../schemas/records.js';
-import { ArtistDossierSchema, BreakoutSchema, FestivalDossierSchema, LabelDossierSchema, MasterSchema, OneToWatchSchema, TastemakerSchema } from '../schemas/records.js';
+import {
+  ArtistDossierSchema,
+  BreakoutSchema,
+  FestivalDossierSchema,
+  LabelDossierSchema,
+  MasterSchema,
+  OneToWatchSchema,
+  TastemakerSchema,
+} from '../schemas/records.js';
 import { createMemoryCatalogue } from './catalogue.js';
 
 const A = (id: number) => clusterIdOf('artist', id);
@@ -16,20 +24,68 @@ const F = (id: number) => clusterIdOf('festival', id);
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 function artist(discogs_id: number, name: string, extra: Partial<ArtistRow> = {}): ArtistRow {
-  return { discogs_id, name, real_name: null, profile: null, data_quality: null, name_variations: [], aliases: [], members: [], groups: [], urls: [], mbid: null, spotify_id: null, ...extra };
-}
-
-function master(master_id: number, title: string, year: number | null, artists: Array<[number, string]>, genres: string[], styles: string[], main_release_id: number | null): MasterRow {
-  return { master_id, title, year, main_release_id, artists: artists.map(([discogs_id, name]) => ({ discogs_id, name, anv: null, join: null, role: null })), genres, styles, data_quality: 'Correct' };
-}
-
-function release(release_id: number, master_id: number, main: boolean, released: string | null, country: string, formats: string[], labels: Array<[number, string, string]>, extra: number[] = []): ReleaseRow {
   return {
-    release_id, master_id, is_main_release: main, title: `Release ${release_id}`, artists: [],
+    discogs_id,
+    name,
+    real_name: null,
+    profile: null,
+    data_quality: null,
+    name_variations: [],
+    aliases: [],
+    members: [],
+    groups: [],
+    urls: [],
+    mbid: null,
+    spotify_id: null,
+    ...extra,
+  };
+}
+
+function master(
+  master_id: number,
+  title: string,
+  year: number | null,
+  artists: Array<[number, string]>,
+  genres: string[],
+  styles: string[],
+  main_release_id: number | null,
+): MasterRow {
+  return {
+    master_id,
+    title,
+    year,
+    main_release_id,
+    artists: artists.map(([discogs_id, name]) => ({ discogs_id, name, anv: null, join: null, role: null })),
+    genres,
+    styles,
+    data_quality: 'Correct',
+  };
+}
+
+function release(
+  release_id: number,
+  master_id: number,
+  main: boolean,
+  released: string | null,
+  country: string,
+  formats: string[],
+  labels: Array<[number, string, string]>,
+  extra: number[] = [],
+): ReleaseRow {
+  return {
+    release_id,
+    master_id,
+    is_main_release: main,
+    title: `Release ${release_id}`,
+    artists: [],
     extra_artists: extra.map((id) => ({ discogs_id: id, name: `Credit ${id}`, anv: null, join: null, role: 'Remix' })),
     labels: labels.map(([discogs_id, name, catno]) => ({ discogs_id, name, catno })),
     formats: formats.map((name) => ({ name, qty: 1, descriptions: [] })),
-    genres: [], styles: [], country, released, data_quality: null,
+    genres: [],
+    styles: [],
+    country,
+    released,
+    data_quality: null,
   };
 }
 
@@ -39,9 +95,13 @@ function fixture(): CatalogueData {
   const data = emptyCatalogueData();
   data.artists = [
     artist(10, 'Björk Nova', {
-      mbid: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', spotify_id: '0123456789abcdefghijkl',
+      mbid: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee',
+      spotify_id: '0123456789abcdefghijkl',
       urls: ['https://www.discogs.com/artist/10', 'https://bjorknova.example.com'],
-      aliases: [{ discogs_id: 11, name: 'Quiet Steady' }, { discogs_id: null, name: 'BN' }],
+      aliases: [
+        { discogs_id: 11, name: 'Quiet Steady' },
+        { discogs_id: null, name: 'BN' },
+      ],
     }),
     artist(11, 'Quiet Steady'),
     artist(12, 'Rising Later'),
@@ -53,8 +113,26 @@ function fixture(): CatalogueData {
     artist(19, 'Second Watch'),
   ];
   data.labels = [
-    { discogs_id: 100, name: 'Nova Records', profile: null, contact_info: null, data_quality: null, urls: ['https://novarecords.bandcamp.com'], parent: { discogs_id: 101, name: 'Big Box' }, sublabels: [] },
-    { discogs_id: 101, name: 'Big Box', profile: null, contact_info: null, data_quality: null, urls: [], parent: null, sublabels: [{ discogs_id: 100, name: 'Nova Records' }] },
+    {
+      discogs_id: 100,
+      name: 'Nova Records',
+      profile: null,
+      contact_info: null,
+      data_quality: null,
+      urls: ['https://novarecords.bandcamp.com'],
+      parent: { discogs_id: 101, name: 'Big Box' },
+      sublabels: [],
+    },
+    {
+      discogs_id: 101,
+      name: 'Big Box',
+      profile: null,
+      contact_info: null,
+      data_quality: null,
+      urls: [],
+      parent: null,
+      sublabels: [{ discogs_id: 100, name: 'Nova Records' }],
+    },
     { discogs_id: 103, name: 'Same Name', profile: null, contact_info: null, data_quality: null, urls: [], parent: null, sublabels: [] },
   ];
   data.masters = [
@@ -63,7 +141,18 @@ function fixture(): CatalogueData {
     master(3, 'Steady State', 2020, [[11, 'Quiet Steady']], ['Electronic'], ['Ambient'], 3),
     master(4, 'First Light', 2024, [[12, 'Rising Later']], ['Rock'], ['Indie Rock'], 4),
     master(5, 'Old Hit Single', 2021, [[13, 'Old Hit']], ['Electronic', 'Pop'], ['Synth-pop'], 5),
-    master(6, 'Together', 2022, [[10, 'Björk Nova'], [11, 'Quiet Steady']], ['Electronic', 'Jazz'], ['Techno', 'Nu Jazz'], 6),
+    master(
+      6,
+      'Together',
+      2022,
+      [
+        [10, 'Björk Nova'],
+        [11, 'Quiet Steady'],
+      ],
+      ['Electronic', 'Jazz'],
+      ['Techno', 'Nu Jazz'],
+      6,
+    ),
     master(7, 'Aurora Remixes', null, [[11, 'Quiet Steady']], ['Electronic'], ['Ambient'], null),
     master(8, 'Ghost Track', 1999, [[999, 'Ghost']], ['Folk'], [], null),
   ];
@@ -79,35 +168,82 @@ function fixture(): CatalogueData {
   ];
   data.festivals = [
     {
-      festival_id: 1, name: 'Aurora Fest', country: 'NO', city: 'Tromsø', url: 'https://aurorafest.example', genres: ['Electronic'],
+      festival_id: 1,
+      name: 'Aurora Fest',
+      country: 'NO',
+      city: 'Tromsø',
+      url: 'https://aurorafest.example',
+      genres: ['Electronic'],
       editions: [
-        { year: 2023, starts_on: '2023-07-01', lineup: [{ artist_discogs_id: 10, billing: 'headliner' }, { artist_discogs_id: 11, billing: 'main' }] },
-        { year: 2024, starts_on: '2024-06-01', lineup: [{ artist_discogs_id: 12, billing: 'support' }, { artist_discogs_id: 19, billing: 'support' }, { artist_discogs_id: 14, billing: 'main' }, { artist_discogs_id: 555, billing: 'main' }] },
+        {
+          year: 2023,
+          starts_on: '2023-07-01',
+          lineup: [
+            { artist_discogs_id: 10, billing: 'headliner' },
+            { artist_discogs_id: 11, billing: 'main' },
+          ],
+        },
+        {
+          year: 2024,
+          starts_on: '2024-06-01',
+          lineup: [
+            { artist_discogs_id: 12, billing: 'support' },
+            { artist_discogs_id: 19, billing: 'support' },
+            { artist_discogs_id: 14, billing: 'main' },
+            { artist_discogs_id: 555, billing: 'main' },
+          ],
+        },
       ],
     },
     {
-      festival_id: 2, name: 'Quiet Fest', country: null, city: null, url: null, genres: [],
+      festival_id: 2,
+      name: 'Quiet Fest',
+      country: null,
+      city: null,
+      url: null,
+      genres: [],
       editions: [
-        { year: 2025, starts_on: '2025-01-01', lineup: [{ artist_discogs_id: 10, billing: 'main' }, { artist_discogs_id: 11, billing: 'main' }, { artist_discogs_id: 12, billing: 'main' }] },
+        {
+          year: 2025,
+          starts_on: '2025-01-01',
+          lineup: [
+            { artist_discogs_id: 10, billing: 'main' },
+            { artist_discogs_id: 11, billing: 'main' },
+            { artist_discogs_id: 12, billing: 'main' },
+          ],
+        },
         { year: 2019, starts_on: '2019-08-01', lineup: [{ artist_discogs_id: 13, billing: 'headliner' }] },
       ],
     },
   ];
   data.bandcamp = [
     {
-      artist_discogs_id: 10, url: 'https://bjorknova.bandcamp.com',
+      artist_discogs_id: 10,
+      url: 'https://bjorknova.bandcamp.com',
       observations: [obs('2024-06-30', 300, 50), obs('2023-12-01', 100), obs('2024-04-01', 110), obs('2024-05-31', 120)],
       releases: [
         { title: 'Aurora Lights', url: 'https://bjorknova.bandcamp.com/album/aurora-lights', released: '2024-02-10', tags: ['techno', 'electronic'] },
         { title: 'Night Drive', url: 'https://bjorknova.bandcamp.com/album/night-drive', released: '2023-11-20', tags: ['house', 'electronic'] },
       ],
     },
-    { artist_discogs_id: 11, url: 'https://quietsteady.bandcamp.com', observations: [obs('2023-12-01', 200), obs('2024-04-01', 210), obs('2024-05-31', 220), obs('2024-06-30', 230)], releases: [] },
     {
-      artist_discogs_id: 12, url: 'https://risinglater.bandcamp.com', observations: [obs('2024-03-01', 20), obs('2024-06-30', 24, 3)],
+      artist_discogs_id: 11,
+      url: 'https://quietsteady.bandcamp.com',
+      observations: [obs('2023-12-01', 200), obs('2024-04-01', 210), obs('2024-05-31', 220), obs('2024-06-30', 230)],
+      releases: [],
+    },
+    {
+      artist_discogs_id: 12,
+      url: 'https://risinglater.bandcamp.com',
+      observations: [obs('2024-03-01', 20), obs('2024-06-30', 24, 3)],
       releases: [{ title: 'First Light', url: 'https://risinglater.bandcamp.com/album/first-light', released: '2024-03-15', tags: ['indie'] }],
     },
-    { artist_discogs_id: 13, url: 'https://oldhit.bandcamp.com', observations: [obs('2022-01-01', 60), obs('2022-04-01', 60), obs('2022-07-01', 200), obs('2024-06-30', 210)], releases: [] },
+    {
+      artist_discogs_id: 13,
+      url: 'https://oldhit.bandcamp.com',
+      observations: [obs('2022-01-01', 60), obs('2022-04-01', 60), obs('2022-07-01', 200), obs('2024-06-30', 210)],
+      releases: [],
+    },
     { artist_discogs_id: 19, url: 'https://secondwatch.bandcamp.com', observations: [obs('2024-06-01', 10)], releases: [] },
   ];
   return data;
@@ -189,9 +325,18 @@ describe('facets', () => {
     ]);
     const years = await catalogue.facets({ q: 'bjork', facets: ['year_from', 'label', 'country'], filters: { genre: ['electronic'] }, limit: 2 });
     expect(years.total).toBe(3);
-    expect(years.facets.year_from).toEqual([{ value: 2022, count: 1 }, { value: 2023, count: 1 }]);
-    expect(years.facets.label).toEqual([{ value: 'Big Box', count: 2 }, { value: 'Nova Records', count: 1 }]);
-    expect(years.facets.country).toEqual([{ value: 'Germany', count: 2 }, { value: 'UK', count: 1 }]);
+    expect(years.facets.year_from).toEqual([
+      { value: 2022, count: 1 },
+      { value: 2023, count: 1 },
+    ]);
+    expect(years.facets.label).toEqual([
+      { value: 'Big Box', count: 2 },
+      { value: 'Nova Records', count: 1 },
+    ]);
+    expect(years.facets.country).toEqual([
+      { value: 'Germany', count: 2 },
+      { value: 'UK', count: 1 },
+    ]);
   });
 });
 
@@ -200,20 +345,37 @@ describe('masters', () => {
     const m1 = await catalogue.master(1);
     expect(v.is(v.omit(MasterSchema, ['_links']), m1)).toBe(true);
     expect(m1).toEqual({
-      master_id: 1, title: 'Aurora Lights', year: 2024, main_release_id: 1,
+      master_id: 1,
+      title: 'Aurora Lights',
+      year: 2024,
+      main_release_id: 1,
       artists: [{ cluster_id: A(10), slug: 'bjork-nova', name: 'Björk Nova', anv: null, join: null }],
-      genres: ['Electronic'], styles: ['Techno'], formats: ['Vinyl', 'File'], country: 'Germany',
+      genres: ['Electronic'],
+      styles: ['Techno'],
+      formats: ['Vinyl', 'File'],
+      country: 'Germany',
       labels: [{ cluster_id: L(100), slug: 'nova-records', name: 'Nova Records', catno: 'NOVA001' }],
-      released: '2024-02-10', data_quality: 'Correct',
+      released: '2024-02-10',
+      data_quality: 'Correct',
     });
-    expect(await catalogue.master(8)).toMatchObject({ year: 1999, artists: [{ cluster_id: A(999), slug: null, name: 'Ghost' }], formats: [], labels: [], country: null, released: null });
+    expect(await catalogue.master(8)).toMatchObject({
+      year: 1999,
+      artists: [{ cluster_id: A(999), slug: null, name: 'Ghost' }],
+      formats: [],
+      labels: [],
+      country: null,
+      released: null,
+    });
     expect(await catalogue.master(404)).toBeNull();
     expect((await catalogue.masters([7, 404, 1, 7])).map((m) => m.master_id).sort()).toEqual([1, 7]);
   });
 
   it('assembles the master dossier: releases by date, related masters of the first artist', async () => {
     const dossier = await catalogue.masterDossier(1);
-    expect(dossier?.releases.map((r) => [r.release_id, r.is_main_release, r.formats])).toEqual([[1, true, ['Vinyl', 'File']], [11, false, ['CD']]]);
+    expect(dossier?.releases.map((r) => [r.release_id, r.is_main_release, r.formats])).toEqual([
+      [1, true, ['Vinyl', 'File']],
+      [11, false, ['CD']],
+    ]);
     expect(dossier?.release_count).toBe(2);
     expect(dossier?.related_masters).toEqual([
       { master_id: 2, title: 'Night Drive', year: 2023, relation: 'same_artist' },
@@ -225,7 +387,12 @@ describe('masters', () => {
 
 describe('agents', () => {
   it('finds agents by cluster id, slug, discogs id and mbid', async () => {
-    expect(await catalogue.findAgent({ by: 'cluster_id', cluster_id: A(10) }, null)).toEqual({ kind: 'artist', cluster_id: A(10), slug: 'bjork-nova', name: 'Björk Nova' });
+    expect(await catalogue.findAgent({ by: 'cluster_id', cluster_id: A(10) }, null)).toEqual({
+      kind: 'artist',
+      cluster_id: A(10),
+      slug: 'bjork-nova',
+      name: 'Björk Nova',
+    });
     expect(await catalogue.findAgent({ by: 'cluster_id', cluster_id: A(10) }, 'label')).toBeNull();
     expect(await catalogue.findAgent({ by: 'slug', slug: 'same-name' }, null)).toMatchObject({ kind: 'artist', cluster_id: A(14) });
     expect(await catalogue.findAgent({ by: 'slug', slug: 'same-name-15' }, null)).toMatchObject({ kind: 'artist', cluster_id: A(15) });
@@ -242,13 +409,27 @@ describe('agents', () => {
   it('assembles the artist dossier', async () => {
     const dossier = await catalogue.artistDossier(A(10));
     expect(v.is(v.omit(ArtistDossierSchema, ['_links']), dossier)).toBe(true);
-    expect(dossier?.identity?.aliases).toEqual([{ cluster_id: A(11), slug: 'quiet-steady', name: 'Quiet Steady' }, { cluster_id: null, slug: null, name: 'BN' }]);
+    expect(dossier?.identity?.aliases).toEqual([
+      { cluster_id: A(11), slug: 'quiet-steady', name: 'Quiet Steady' },
+      { cluster_id: null, slug: null, name: 'BN' },
+    ]);
     expect(dossier?.identity?.locators.map((l) => l.source)).toEqual(['discogs', 'musicbrainz', 'bandcamp', 'spotify', 'website']);
     expect(dossier?.behavior).toEqual({
       active_years: { first: 2022, last: 2024 },
-      releases_per_year: [{ year: 2022, count: 1 }, { year: 2023, count: 1 }, { year: 2024, count: 1 }],
-      top_genres: [{ name: 'Electronic', count: 3 }, { name: 'Jazz', count: 1 }],
-      top_styles: [{ name: 'Techno', count: 2 }, { name: 'House', count: 1 }, { name: 'Nu Jazz', count: 1 }],
+      releases_per_year: [
+        { year: 2022, count: 1 },
+        { year: 2023, count: 1 },
+        { year: 2024, count: 1 },
+      ],
+      top_genres: [
+        { name: 'Electronic', count: 3 },
+        { name: 'Jazz', count: 1 },
+      ],
+      top_styles: [
+        { name: 'Techno', count: 2 },
+        { name: 'House', count: 1 },
+        { name: 'Nu Jazz', count: 1 },
+      ],
       label_loyalty: { top_label: { cluster_id: L(101), slug: 'big-box', name: 'Big Box' }, share: 0.6667, distinct_labels: 2 },
       collaborators: [{ cluster_id: A(11), slug: 'quiet-steady', name: 'Quiet Steady', count: 1 }],
       festival_appearances: [
@@ -258,9 +439,18 @@ describe('agents', () => {
     });
     expect(dossier?.discography?.counts).toEqual({ masters: 3, main: 3, appearances: 0 });
     expect(dossier?.discography?.masters.map((m) => m.master_id)).toEqual([1, 2, 6]);
-    expect(dossier?.bandcamp).toMatchObject({ followers: 300, supporters: 50, as_of: '2024-06-30', growth: { d30: r4(400 / 120 - 1), d90: r4(400 / 110 - 1) } });
+    expect(dossier?.bandcamp).toMatchObject({
+      followers: 300,
+      supporters: 50,
+      as_of: '2024-06-30',
+      growth: { d30: r4(400 / 120 - 1), d90: r4(400 / 110 - 1) },
+    });
     expect(dossier?.bandcamp?.series.map((p) => p.date)).toEqual(['2023-12-01', '2024-04-01', '2024-05-31', '2024-06-30']);
-    expect(dossier?.bandcamp?.tags).toEqual([{ name: 'electronic', count: 2 }, { name: 'house', count: 1 }, { name: 'techno', count: 1 }]);
+    expect(dossier?.bandcamp?.tags).toEqual([
+      { name: 'electronic', count: 2 },
+      { name: 'house', count: 1 },
+      { name: 'techno', count: 1 },
+    ]);
 
     const appearances = await catalogue.artistDossier(A(13));
     expect(appearances?.discography).toEqual({
@@ -277,12 +467,26 @@ describe('agents', () => {
   it('assembles the label and festival dossiers', async () => {
     const label = await catalogue.labelDossier(L(100));
     expect(v.is(v.omit(LabelDossierSchema, ['_links']), label)).toBe(true);
-    expect(label?.roster.map((r) => [r.name, r.masters])).toEqual([['Björk Nova', 1], ['Old Hit', 1], ['Quiet Steady', 1], ['Rising Later', 1]]);
+    expect(label?.roster.map((r) => [r.name, r.masters])).toEqual([
+      ['Björk Nova', 1],
+      ['Old Hit', 1],
+      ['Quiet Steady', 1],
+      ['Rising Later', 1],
+    ]);
     expect(label?.catalogue).toEqual({
       counts: { masters: 4 },
       years: { first: 2020, last: 2024 },
-      top_genres: [{ name: 'Electronic', count: 3 }, { name: 'Pop', count: 1 }, { name: 'Rock', count: 1 }],
-      top_styles: [{ name: 'Ambient', count: 1 }, { name: 'Indie Rock', count: 1 }, { name: 'Synth-pop', count: 1 }, { name: 'Techno', count: 1 }],
+      top_genres: [
+        { name: 'Electronic', count: 3 },
+        { name: 'Pop', count: 1 },
+        { name: 'Rock', count: 1 },
+      ],
+      top_styles: [
+        { name: 'Ambient', count: 1 },
+        { name: 'Indie Rock', count: 1 },
+        { name: 'Synth-pop', count: 1 },
+        { name: 'Techno', count: 1 },
+      ],
       masters: [
         { master_id: 1, title: 'Aurora Lights', year: 2024, catno: 'NOVA001' },
         { master_id: 4, title: 'First Light', year: 2024, catno: 'NOVA002' },
@@ -316,7 +520,10 @@ describe('resolve', () => {
   it('resolves Discogs, MusicBrainz, Bandcamp and Spotify locators', async () => {
     const bjork = await catalogue.resolve({ by: 'discogs', kind: 'artist', id: 10 });
     expect(bjork).toEqual({
-      cluster_id: A(10), kind: 'artist', slug: 'bjork-nova', name: 'Björk Nova',
+      cluster_id: A(10),
+      kind: 'artist',
+      slug: 'bjork-nova',
+      name: 'Björk Nova',
       locators: [
         { source: 'discogs', id: '10', url: 'https://www.discogs.com/artist/10' },
         { source: 'musicbrainz', id: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', url: 'https://musicbrainz.org/artist/aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee' },
@@ -340,7 +547,14 @@ describe('bandcamp', () => {
     const all = await catalogue.bandcampManifest({ tag: null, limit: 10, after: null });
     expect(all.as_of).toBe('2024-06-30');
     expect(all.artists.map((a) => a.cluster_id)).toEqual([A(10), A(11), A(12), A(13), A(19)]);
-    expect(all.artists[2]).toEqual({ cluster_id: A(12), slug: 'rising-later', name: 'Rising Later', url: 'https://risinglater.bandcamp.com', followers: 24, supporters: 3 });
+    expect(all.artists[2]).toEqual({
+      cluster_id: A(12),
+      slug: 'rising-later',
+      name: 'Rising Later',
+      url: 'https://risinglater.bandcamp.com',
+      followers: 24,
+      supporters: 3,
+    });
     expect((await catalogue.bandcampManifest({ tag: null, limit: 2, after: A(11) })).artists.map((a) => a.cluster_id)).toEqual([A(12), A(13)]);
     expect((await catalogue.bandcampManifest({ tag: 'HOUSE', limit: 10, after: null })).artists.map((a) => a.cluster_id)).toEqual([A(10)]);
   });
@@ -368,8 +582,15 @@ describe('signals', () => {
     expect(d30.as_of).toBe('2024-06-30');
     expect(d30.items).toEqual([
       {
-        cluster_id: A(10), slug: 'bjork-nova', name: 'Björk Nova', genre: 'Electronic', followers: 300, supporters: 50,
-        growth: r4(Math.log(401 / 121)), baseline: r4(Math.log(121 / 111)), genre_baseline: r4(Math.log(211 / 201)),
+        cluster_id: A(10),
+        slug: 'bjork-nova',
+        name: 'Björk Nova',
+        genre: 'Electronic',
+        followers: 300,
+        supporters: 50,
+        growth: r4(Math.log(401 / 121)),
+        baseline: r4(Math.log(121 / 111)),
+        genre_baseline: r4(Math.log(211 / 201)),
         score: r4(Math.log(401 / 121) - Math.log(121 / 111)),
       },
     ]);
@@ -389,7 +610,17 @@ describe('signals', () => {
     const { items, as_of } = await catalogue.tastemakers({ kind: null, limit: 10 });
     expect(as_of).toBe('2024-06-30');
     expect(items).toEqual([
-      { cluster_id: L(100), kind: 'label', slug: 'nova-records', name: 'Nova Records', picks: 4, hits: 2, hit_rate: 0.5, median_lead_days: (141 + 426) / 2, rank: 1 },
+      {
+        cluster_id: L(100),
+        kind: 'label',
+        slug: 'nova-records',
+        name: 'Nova Records',
+        picks: 4,
+        hits: 2,
+        hit_rate: 0.5,
+        median_lead_days: (141 + 426) / 2,
+        rank: 1,
+      },
       { cluster_id: F(1), kind: 'festival', slug: 'aurora-fest', name: 'Aurora Fest', picks: 4, hits: 1, hit_rate: 0.25, median_lead_days: 365, rank: 2 },
     ]);
     for (const item of items) expect(v.is(TastemakerSchema, item)).toBe(true);
@@ -401,17 +632,27 @@ describe('signals', () => {
     const { items } = await catalogue.onesToWatch({ genre: null, limit: 10 });
     expect(items).toEqual([
       {
-        cluster_id: A(12), slug: 'rising-later', name: 'Rising Later', genre: 'Rock',
+        cluster_id: A(12),
+        slug: 'rising-later',
+        name: 'Rising Later',
+        genre: 'Rock',
         picked_by: [
           { cluster_id: L(100), kind: 'label', slug: 'nova-records', name: 'Nova Records', picked_on: '2024-03-15' },
           { cluster_id: F(1), kind: 'festival', slug: 'aurora-fest', name: 'Aurora Fest', picked_on: '2024-06-01' },
         ],
-        score: 0.75, followers: 24, growth: 0.5,
+        score: 0.75,
+        followers: 24,
+        growth: 0.5,
       },
       {
-        cluster_id: A(19), slug: 'second-watch', name: 'Second Watch', genre: null,
+        cluster_id: A(19),
+        slug: 'second-watch',
+        name: 'Second Watch',
+        genre: null,
         picked_by: [{ cluster_id: F(1), kind: 'festival', slug: 'aurora-fest', name: 'Aurora Fest', picked_on: '2024-06-01' }],
-        score: 0.25, followers: 10, growth: null,
+        score: 0.25,
+        followers: 10,
+        growth: null,
       },
     ]);
     for (const item of items) expect(v.is(OneToWatchSchema, item)).toBe(true);

@@ -3,9 +3,7 @@
  * maps. Record assembly and signal formulas come from `catalogue/`, which the PostgreSQL
  * adapter calls too, so both implementations answer identically.
  */
-import { clusterIdOf, kindOfClusterId, sourceIdOfClusterId, type CatalogueData, type MasterRow } from '../dataset.js';
-import type { AgentIdentity, AgentKey, BandcampManifest, BandcampReleaseData, CallOptions, Catalogue, FacetsResult, ResolveInput, SearchQuery } from '../ports.js';
-import type { AgentKind, ClusterData, FacetValue, MasterData, SearchHitData } from '../schemas/records.js';
+
 import { artistDossierOf } from '../catalogue/dossiers/artist-dossier.js';
 import { compareText } from '../catalogue/dossiers/counting.js';
 import { festivalDossierOf } from '../catalogue/dossiers/festival-dossier.js';
@@ -16,8 +14,30 @@ import { masterRecordOf } from '../catalogue/master-record.js';
 import { bandcampSignalsOf } from '../catalogue/signals/bandcamp-signals.js';
 import { breakoutsQuery, onesToWatchQuery, tastemakersQuery } from '../catalogue/signals/engine.js';
 import { nameKey, tokensOf } from '../catalogue/text.js';
-import { buildCatalogueIndex, mainReleaseOf, releaseUrlKey, type CatalogueIndex } from './catalogue-index.js';
-import { comparePositions, facetValuesOf, hasAnyFilter, matchesFilters, scoreOf, TYPE_ORDER, type MasterFacetValues, type SearchEntry } from './search-index.js';
+import { type CatalogueData, clusterIdOf, kindOfClusterId, type MasterRow, sourceIdOfClusterId } from '../dataset.js';
+import type {
+  AgentIdentity,
+  AgentKey,
+  BandcampManifest,
+  BandcampReleaseData,
+  CallOptions,
+  Catalogue,
+  FacetsResult,
+  ResolveInput,
+  SearchQuery,
+} from '../ports.js';
+import type { AgentKind, ClusterData, FacetValue, MasterData, SearchHitData } from '../schemas/records.js';
+import { buildCatalogueIndex, type CatalogueIndex, mainReleaseOf, releaseUrlKey } from './catalogue-index.js';
+import {
+  comparePositions,
+  facetValuesOf,
+  hasAnyFilter,
+  type MasterFacetValues,
+  matchesFilters,
+  type SearchEntry,
+  scoreOf,
+  TYPE_ORDER,
+} from './search-index.js';
 
 const AGENT_KINDS: AgentKind[] = ['artist', 'label', 'festival'];
 
@@ -43,7 +63,14 @@ function clusterOf(index: CatalogueIndex, kind: AgentKind, sourceId: number): Cl
   if (kind === 'artist') {
     const row = index.artists.get(sourceId);
     locators = row
-      ? locatorsOf({ kind, discogsId: sourceId, mbid: row.mbid, spotifyId: row.spotify_id, urls: row.urls, bandcampUrl: index.bandcamp.get(sourceId)?.url ?? null })
+      ? locatorsOf({
+          kind,
+          discogsId: sourceId,
+          mbid: row.mbid,
+          spotifyId: row.spotify_id,
+          urls: row.urls,
+          bandcampUrl: index.bandcamp.get(sourceId)?.url ?? null,
+        })
       : [];
   } else if (kind === 'label') {
     locators = locatorsOf({ kind, discogsId: sourceId, urls: index.labels.get(sourceId)?.urls ?? [] });
@@ -135,10 +162,7 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
       if (!agent) continue;
       if (entry.nameKey === key) {
         const candidate = { ...agent, size: sizeOf(index, agent.kind, agent.sourceId), clusterId: entry.hit.id };
-        if (
-          !exact ||
-          (TYPE_ORDER[candidate.kind] - TYPE_ORDER[exact.kind] || exact.size - candidate.size || candidate.clusterId - exact.clusterId) < 0
-        ) {
+        if (!exact || (TYPE_ORDER[candidate.kind] - TYPE_ORDER[exact.kind] || exact.size - candidate.size || candidate.clusterId - exact.clusterId) < 0) {
           exact = candidate;
         }
         continue;
@@ -233,7 +257,10 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
       const id = sourceIdOfClusterId(clusterId);
       const artist = index.artists.get(id);
       if (!artist) return null;
-      const masterIds = new Set([...(index.mainMastersByArtist.get(id) ?? []).map((master) => master.master_id), ...(index.creditedMastersByArtist.get(id) ?? [])]);
+      const masterIds = new Set([
+        ...(index.mainMastersByArtist.get(id) ?? []).map((master) => master.master_id),
+        ...(index.creditedMastersByArtist.get(id) ?? []),
+      ]);
       const masters = [...masterIds].flatMap((masterId) => {
         const master = index.masters.get(masterId);
         return master ? [master] : [];
@@ -326,7 +353,7 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
 
     async bandcampReleases(query): Promise<BandcampReleaseData | null> {
       let artistId: number;
-      let releases;
+      let releases: BandcampReleaseData['releases'];
       if (query.by === 'url') {
         const found = index.bandcampReleaseByUrl.get(releaseUrlKey(query.url));
         if (!found) return null;

@@ -13,7 +13,7 @@
 import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, PublicDecision } from '../ports.js';
 import { monthOf, nextMonthStart } from '../tiers.js';
 import { SlidingLog } from './sliding-log.js';
-import { type WindowCounts, rollWindow, windowState } from './sliding-window.js';
+import { rollWindow, type WindowCounts, windowState } from './sliding-window.js';
 
 export const BURST_WINDOW_MS = 60_000;
 export const LEASE_MS = 60_000;
@@ -94,7 +94,16 @@ export function createMemoryLimiter(): MemoryLimiter {
       }
       if (reason !== null) {
         const remaining = reason === 'concurrency' ? Math.max(0, limit - inWindow) : 0;
-        return { allowed: false, reason, limit, remaining, reset: Math.ceil(owner.log.nextFree(now) / 1000), retryAfterSeconds, monthCount: used, release: noRelease };
+        return {
+          allowed: false,
+          reason,
+          limit,
+          remaining,
+          reset: Math.ceil(owner.log.nextFree(now) / 1000),
+          retryAfterSeconds,
+          monthCount: used,
+          release: noRelease,
+        };
       }
 
       owner.log.add(now);

@@ -2,9 +2,10 @@
  * The in-memory search index: one entry per master and agent with its folded tokens, its
  * popularity and, for masters, the facet values filters and counts read.
  */
+
+import { nameKey, tokensOf } from '../catalogue/text.js';
 import type { FacetFilters, FacetName, SearchPosition } from '../ports.js';
 import type { SearchHitData } from '../schemas/records.js';
-import { nameKey, tokensOf } from '../catalogue/text.js';
 
 export type HitType = SearchHitData['type'];
 export const TYPE_ORDER: Record<HitType, number> = { master: 0, artist: 1, label: 2, festival: 3 };

@@ -9,13 +9,13 @@
 import type { ServiceConfig } from '../config.js';
 import { type CatalogueData, emptyCatalogueData } from '../dataset.js';
 import { issueCustomerKey } from '../gate/issue-key.js';
-import type { Environment, LimitOverrides, LogRecord, Logger, OverageMode } from '../ports.js';
+import type { Environment, LimitOverrides, Logger, LogRecord, OverageMode } from '../ports.js';
 import { createService, type RequestContextInput, type Service } from '../service.js';
 import type { TierId } from '../tiers.js';
-import { type MemoryAccounts, createMemoryAccounts } from './accounts.js';
+import { createMemoryAccounts, type MemoryAccounts } from './accounts.js';
 import { createMemoryCatalogue } from './catalogue.js';
-import { type MemoryLimiter, createMemoryLimiter } from './limiter.js';
-import { type ManualClock, createManualClock } from './manual-clock.js';
+import { createMemoryLimiter, type MemoryLimiter } from './limiter.js';
+import { createManualClock, type ManualClock } from './manual-clock.js';
 
 export interface TestServiceOptions {
   data?: CatalogueData;
@@ -68,7 +68,13 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     async issueKey(o = {}) {
       const issued = await issueCustomerKey(
         accounts,
-        { email: o.email ?? 'dev@example.com', tier: o.tier ?? 'self_serve_49', environment: o.environment ?? 'test', overage: o.overage ?? 'block', limits: o.limits ?? null },
+        {
+          email: o.email ?? 'dev@example.com',
+          tier: o.tier ?? 'self_serve_49',
+          environment: o.environment ?? 'test',
+          overage: o.overage ?? 'block',
+          limits: o.limits ?? null,
+        },
         new Date(clock.now()),
       );
       return issued.plaintext;

@@ -1,14 +1,13 @@
 /** Every route of the service, in match order (fixed paths before parameterised ones). */
 import type { ResolvedConfig } from '../config.js';
+import { beaconSignerFor } from '../gate/beacon-token.js';
 import type { RouteDef } from '../http/route.js';
+import { migrationGuideRoute } from './docs/migration-guide.js';
 import { adminKeysRoute } from './ops/admin-keys.js';
 import { billingRoutes } from './ops/billing-routes.js';
-import { usageRoute } from './ops/usage.js';
 import { searchEventRoutes } from './ops/search-events.js';
+import { usageRoute } from './ops/usage.js';
 import { wayfindMasterRoute, wayfindRoute } from './ops/wayfind.js';
-import { migrationGuideRoute } from './docs/migration-guide.js';
-import { v2Routes } from './v2/index.js';
-import { beaconSignerFor } from '../gate/beacon-token.js';
 import { artistRoute, labelRoute, slugDossierRoutes } from './v1/agents.js';
 import { bandcampArtistRoute, bandcampManifestRoute, bandcampReleaseRoute } from './v1/bandcamp.js';
 import { facetsRoute } from './v1/facets.js';
@@ -18,6 +17,7 @@ import { resolveRoute } from './v1/resolve.js';
 import { openApiRoute, rootRoute } from './v1/root.js';
 import { searchRoute } from './v1/search.js';
 import { breakoutsRoute, onesToWatchRoute, tastemakersRoute } from './v1/signals.js';
+import { v2Routes } from './v2/index.js';
 
 export function allRoutes(_config: ResolvedConfig): RouteDef[] {
   const v1 = '/api/v1';

@@ -78,9 +78,7 @@ export const MasterDossierSchema = v.object({
   master: MasterSchema,
   releases: v.array(ReleaseSchema),
   release_count: v.number(),
-  related_masters: v.array(
-    v.object({ master_id: v.number(), title: v.string(), year: nullableInt, relation: v.string() }),
-  ),
+  related_masters: v.array(v.object({ master_id: v.number(), title: v.string(), year: nullableInt, relation: v.string() })),
   _links: LinksSchema,
 });
 export type MasterDossierData = Omit<v.InferOutput<typeof MasterDossierSchema>, '_links' | 'master'> & {
@@ -142,9 +140,7 @@ export const ArtistBehaviorSchema = v.object({
     distinct_labels: v.number(),
   }),
   collaborators: v.array(v.object({ cluster_id: v.number(), slug: nullableString, name: v.string(), count: v.number() })),
-  festival_appearances: v.array(
-    v.object({ cluster_id: v.number(), slug: v.string(), name: v.string(), year: v.number(), billing: v.string() }),
-  ),
+  festival_appearances: v.array(v.object({ cluster_id: v.number(), slug: v.string(), name: v.string(), year: v.number(), billing: v.string() })),
 });
 
 export const DiscographyMasterSchema = v.object({

@@ -13,12 +13,7 @@ export function integerParam(min: number, max: number, description: string) {
 }
 
 export function textParam(maxLength: number, description: string) {
-  return v.pipe(
-    v.string(),
-    v.minLength(1, 'must not be empty'),
-    v.maxLength(maxLength, `must be at most ${maxLength} characters`),
-    v.description(description),
-  );
+  return v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(maxLength, `must be at most ${maxLength} characters`), v.description(description));
 }
 
 export const limitParam = (defaultValue: number, description = 'Items per page, 1 to 100.') =>

@@ -53,7 +53,9 @@ export function parseQuery<S extends QuerySpec>(raw: RawQuery, spec: S): QueryOu
     }
     const rawValue = raw[rawName] as string | string[];
     const list = (Array.isArray(rawValue) ? rawValue : [rawValue]).map((s) => s.normalize('NFKC'));
-    (values[name] ??= []).push(...list);
+    const collected = values[name];
+    if (collected) collected.push(...list);
+    else values[name] = list;
   }
 
   const out: Record<string, unknown> = {};

@@ -18,22 +18,31 @@ export function customerLookups(sql: Sql, guard: QueryGuard): CustomerLookups {
 
     async findCustomersByEmail(email) {
       // lower() on both sides matches the customers_email index.
-      const rows = await guard.query(undefined, () => sql<CustomerRow[]>`
-        SELECT * FROM customers WHERE lower(email) = lower(${email}) ORDER BY created_at, id`);
+      const rows = await guard.query(
+        undefined,
+        () => sql<CustomerRow[]>`
+        SELECT * FROM customers WHERE lower(email) = lower(${email}) ORDER BY created_at, id`,
+      );
       return rows.map(customerOf);
     },
 
     async listCustomersForUsageReview() {
-      const rows = await guard.query(undefined, () => sql<CustomerRow[]>`
+      const rows = await guard.query(
+        undefined,
+        () => sql<CustomerRow[]>`
         SELECT * FROM customers
         WHERE status <> 'canceled' AND (overage = 'bill' OR tier = ANY(${CONTRACT_TIERS}::text[]))
-        ORDER BY created_at, id`);
+        ORDER BY created_at, id`,
+      );
       return rows.map(customerOf);
     },
 
     async setOverage(customerId, overage) {
-      const rows = await guard.query(undefined, () => sql<CustomerRow[]>`
-        UPDATE customers SET overage = ${overage} WHERE id = ${customerId} RETURNING *`);
+      const rows = await guard.query(
+        undefined,
+        () => sql<CustomerRow[]>`
+        UPDATE customers SET overage = ${overage} WHERE id = ${customerId} RETURNING *`,
+      );
       return rows[0] ? customerOf(rows[0]) : null;
     },
   };

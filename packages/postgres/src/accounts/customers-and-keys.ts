@@ -45,10 +45,13 @@ export function insertCustomer(tx: Queryable, input: NewCustomer, billing: Custo
 export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys {
   return {
     async findKeyByHash(hash, callOptions) {
-      const rows = await guard.query(callOptions?.signal, () => sql<Array<{ key: KeyRow; customer: CustomerRow }>>`
+      const rows = await guard.query(
+        callOptions?.signal,
+        () => sql<Array<{ key: KeyRow; customer: CustomerRow }>>`
         SELECT row_to_json(k.*) AS key, row_to_json(c.*) AS customer
         FROM api_keys k JOIN customers c ON c.id = k.customer_id
-        WHERE k.hash = ${hash}`);
+        WHERE k.hash = ${hash}`,
+      );
       const row = rows[0];
       if (!row) return null;
       // row_to_json gives timestamps as text; the port speaks Date.
@@ -86,34 +89,46 @@ export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys 
     },
 
     async listKeys(customerId) {
-      const rows = await guard.query(undefined, () => sql<KeyRow[]>`
-        SELECT * FROM api_keys WHERE customer_id = ${customerId} ORDER BY created_at, id`);
+      const rows = await guard.query(
+        undefined,
+        () => sql<KeyRow[]>`
+        SELECT * FROM api_keys WHERE customer_id = ${customerId} ORDER BY created_at, id`,
+      );
       return rows.map(keyOf);
     },
 
     async suspendExpiredGrace(now, graceMs) {
       const cutoff = new Date(now.getTime() - graceMs);
-      const rows = await guard.query(undefined, () => sql`
+      const rows = await guard.query(
+        undefined,
+        () => sql`
         UPDATE api_keys k SET status = 'suspended'
         FROM customers c
         WHERE c.id = k.customer_id AND c.status = 'past_due' AND c.past_due_since IS NOT NULL
           AND c.past_due_since <= ${cutoff} AND k.status = 'active'
-        RETURNING k.id`);
+        RETURNING k.id`,
+      );
       return rows.length;
     },
 
     async addUsage(customerId, environment, month, delta) {
-      await guard.query(undefined, () => sql`
+      await guard.query(
+        undefined,
+        () => sql`
         INSERT INTO usage_months (customer_id, environment, month, count)
         VALUES (${customerId}, ${environment}, ${month}, ${delta})
         ON CONFLICT (customer_id, environment, month)
-        DO UPDATE SET count = usage_months.count + EXCLUDED.count, updated_at = now()`);
+        DO UPDATE SET count = usage_months.count + EXCLUDED.count, updated_at = now()`,
+      );
     },
 
     async getUsage(customerId, environment, month) {
-      const rows = await guard.query(undefined, () => sql<Array<{ count: string }>>`
+      const rows = await guard.query(
+        undefined,
+        () => sql<Array<{ count: string }>>`
         SELECT count::text AS count FROM usage_months
-        WHERE customer_id = ${customerId} AND environment = ${environment} AND month = ${month}`);
+        WHERE customer_id = ${customerId} AND environment = ${environment} AND month = ${month}`,
+      );
       return rows[0] ? Number(rows[0].count) : 0;
     },
   };

@@ -27,11 +27,14 @@ export function keyLifecycle(sql: Sql, guard: QueryGuard): KeyLifecycle {
     },
 
     async revokeKey(customerId, keyId) {
-      const rows = await guard.query(undefined, () => sql<KeyRow[]>`
+      const rows = await guard.query(
+        undefined,
+        () => sql<KeyRow[]>`
         UPDATE api_keys
         SET status = CASE WHEN status IN ('active', 'suspended') THEN 'revoked' ELSE status END
         WHERE id = ${keyId} AND customer_id = ${customerId}
-        RETURNING *`);
+        RETURNING *`,
+      );
       return rows[0] ? keyOf(rows[0]) : null;
     },
   };

@@ -36,7 +36,9 @@ const oldestFirst = (a: OutboxMessage, b: OutboxMessage) => a.created_at.getTime
 export function outbox(sql: Sql, guard: QueryGuard): Outbox {
   return {
     async claimOutbox(now, leaseUntil, limit, id) {
-      const rows = await guard.query(undefined, () => sql<OutboxRow[]>`
+      const rows = await guard.query(
+        undefined,
+        () => sql<OutboxRow[]>`
         WITH due AS (
           SELECT id FROM outbox
           WHERE sent_at IS NULL AND NOT dead AND next_attempt_at <= ${now}
@@ -47,7 +49,8 @@ export function outbox(sql: Sql, guard: QueryGuard): Outbox {
         )
         UPDATE outbox o SET next_attempt_at = ${leaseUntil}
         FROM due WHERE o.id = due.id
-        RETURNING o.id, o.customer_id, o.recipient, o.sealed, o.attempts, o.next_attempt_at, o.created_at, o.sent_at`);
+        RETURNING o.id, o.customer_id, o.recipient, o.sealed, o.attempts, o.next_attempt_at, o.created_at, o.sent_at`,
+      );
       // UPDATE … RETURNING does not keep the CTE's order.
       return rows.map(messageOf).sort(oldestFirst);
     },

@@ -19,9 +19,12 @@ export function searchEvents(sql: Sql, guard: QueryGuard): SearchEvents {
     async recordSearchEvent(event) {
       const hits = event.kind === 'observed' ? sql.json(event.hits.map(({ id, position }) => ({ id, position }))) : null;
       const q = event.kind === 'refined' ? event.q : null;
-      await guard.query(undefined, () => sql`
+      await guard.query(
+        undefined,
+        () => sql`
         INSERT INTO search_events (kind, search_id, key_id, received_at, hits, q)
-        VALUES (${event.kind}, ${event.search_id}, ${event.key_id}, ${event.received_at}, ${hits}, ${q})`);
+        VALUES (${event.kind}, ${event.search_id}, ${event.key_id}, ${event.received_at}, ${hits}, ${q})`,
+      );
     },
   };
 }

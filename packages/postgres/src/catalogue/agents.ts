@@ -52,8 +52,11 @@ export class Agents {
   }
 
   async byMbid(mbid: string, signal?: AbortSignal): Promise<number | null> {
-    const rows = await this.read(signal, () => this.sql<Array<{ id: number }>>`
-      SELECT discogs_id AS id FROM artists WHERE lower(mbid) = ${mbid.toLowerCase()} ORDER BY discogs_id LIMIT 1`);
+    const rows = await this.read(
+      signal,
+      () => this.sql<Array<{ id: number }>>`
+      SELECT discogs_id AS id FROM artists WHERE lower(mbid) = ${mbid.toLowerCase()} ORDER BY discogs_id LIMIT 1`,
+    );
     return rows[0]?.id ?? null;
   }
 
@@ -85,21 +88,43 @@ export class Agents {
   async cluster(kind: AgentKind, sourceId: number, signal?: AbortSignal): Promise<ClusterData | null> {
     const { sql } = this;
     if (kind === 'artist') {
-      const rows = await this.read(signal, () => sql<Array<{ slug: string | null; doc: ArtistRow; bandcamp_url: string | null }>>`
+      const rows = await this.read(
+        signal,
+        () => sql<Array<{ slug: string | null; doc: ArtistRow; bandcamp_url: string | null }>>`
         SELECT a.slug, a.doc, b.url AS bandcamp_url FROM artists a LEFT JOIN bandcamp_artists b ON b.artist_id = a.discogs_id
-        WHERE a.discogs_id = ${sourceId}`);
+        WHERE a.discogs_id = ${sourceId}`,
+      );
       const row = rows[0];
       if (!row) return null;
-      const locators = locatorsOf({ kind, discogsId: sourceId, mbid: row.doc.mbid, spotifyId: row.doc.spotify_id, urls: row.doc.urls, bandcampUrl: row.bandcamp_url });
+      const locators = locatorsOf({
+        kind,
+        discogsId: sourceId,
+        mbid: row.doc.mbid,
+        spotifyId: row.doc.spotify_id,
+        urls: row.doc.urls,
+        bandcampUrl: row.bandcamp_url,
+      });
       return { cluster_id: clusterIdOf(kind, sourceId), kind, slug: row.slug ?? '', name: row.doc.name, locators };
     }
     if (kind === 'label') {
-      const rows = await this.read(signal, () => sql<Array<{ slug: string | null; doc: LabelRow }>>`SELECT slug, doc FROM labels WHERE discogs_id = ${sourceId}`);
+      const rows = await this.read(
+        signal,
+        () => sql<Array<{ slug: string | null; doc: LabelRow }>>`SELECT slug, doc FROM labels WHERE discogs_id = ${sourceId}`,
+      );
       const row = rows[0];
       if (!row) return null;
-      return { cluster_id: clusterIdOf(kind, sourceId), kind, slug: row.slug ?? '', name: row.doc.name, locators: locatorsOf({ kind, discogsId: sourceId, urls: row.doc.urls }) };
+      return {
+        cluster_id: clusterIdOf(kind, sourceId),
+        kind,
+        slug: row.slug ?? '',
+        name: row.doc.name,
+        locators: locatorsOf({ kind, discogsId: sourceId, urls: row.doc.urls }),
+      };
     }
-    const rows = await this.read(signal, () => sql<Array<{ slug: string | null; doc: FestivalRow }>>`SELECT slug, doc FROM festivals WHERE festival_id = ${sourceId}`);
+    const rows = await this.read(
+      signal,
+      () => sql<Array<{ slug: string | null; doc: FestivalRow }>>`SELECT slug, doc FROM festivals WHERE festival_id = ${sourceId}`,
+    );
     const row = rows[0];
     if (!row) return null;
     const locators = locatorsOf({ kind, discogsId: null, urls: row.doc.url ? [row.doc.url] : [] });
@@ -113,8 +138,11 @@ export class Agents {
         return this.resolveByName(input.q, signal);
       case 'discogs': {
         if (input.kind !== 'master') return this.cluster(input.kind, input.id, signal);
-        const rows = await this.read(signal, () => sql<Array<{ id: number | null }>>`
-          SELECT (doc->'artists'->0->>'discogs_id')::int AS id FROM masters WHERE master_id = ${input.id}`);
+        const rows = await this.read(
+          signal,
+          () => sql<Array<{ id: number | null }>>`
+          SELECT (doc->'artists'->0->>'discogs_id')::int AS id FROM masters WHERE master_id = ${input.id}`,
+        );
         const id = rows[0]?.id;
         return id === undefined || id === null ? null : this.cluster('artist', id, signal);
       }
@@ -123,14 +151,20 @@ export class Agents {
         return id === null ? null : this.cluster('artist', id, signal);
       }
       case 'bandcamp': {
-        const rows = await this.read(signal, () => sql<Array<{ id: number }>>`
+        const rows = await this.read(
+          signal,
+          () => sql<Array<{ id: number }>>`
           SELECT b.artist_id AS id FROM bandcamp_artists b JOIN artists a ON a.discogs_id = b.artist_id
-          WHERE b.host = ${input.host.toLowerCase()} ORDER BY b.artist_id LIMIT 1`);
+          WHERE b.host = ${input.host.toLowerCase()} ORDER BY b.artist_id LIMIT 1`,
+        );
         return rows[0] ? this.cluster('artist', rows[0].id, signal) : null;
       }
       case 'spotify': {
-        const rows = await this.read(signal, () => sql<Array<{ id: number }>>`
-          SELECT discogs_id AS id FROM artists WHERE spotify_id = ${input.id} ORDER BY discogs_id LIMIT 1`);
+        const rows = await this.read(
+          signal,
+          () => sql<Array<{ id: number }>>`
+          SELECT discogs_id AS id FROM artists WHERE spotify_id = ${input.id} ORDER BY discogs_id LIMIT 1`,
+        );
         return rows[0] ? this.cluster('artist', rows[0].id, signal) : null;
       }
     }
@@ -144,22 +178,28 @@ export class Agents {
     const { sql } = this;
     const key = nameKey(q);
     if (key === '') return null;
-    const exact = await this.read(signal, () => sql<Array<{ kind: number; id: number; size: number }>>`
+    const exact = await this.read(
+      signal,
+      () => sql<Array<{ kind: number; id: number; size: number }>>`
       SELECT d.kind, d.id, coalesce(a.master_count, l.master_count, 0) AS size
       FROM search_documents d
       LEFT JOIN artists a ON d.kind = 1 AND a.cluster_id = d.id
       LEFT JOIN labels l ON d.kind = 2 AND l.cluster_id = d.id
       WHERE d.kind > 0 AND d.name_key = ${key}
       ORDER BY d.kind, size DESC, d.id
-      LIMIT 1`);
+      LIMIT 1`,
+    );
     let clusterId = exact[0]?.id ?? null;
     if (clusterId === null) {
       const text = queryTextOf(q);
-      const best = await this.read(signal, () => sql<Array<{ id: number }>>`
+      const best = await this.read(
+        signal,
+        () => sql<Array<{ id: number }>>`
         SELECT id FROM (
           SELECT kind, id, ${scoreExpression(sql, text)} AS score FROM search_documents
           WHERE kind > 0 AND tsv @@ ${text.tsquery}::tsquery
-        ) AS hits ORDER BY score DESC, kind, id LIMIT 1`);
+        ) AS hits ORDER BY score DESC, kind, id LIMIT 1`,
+      );
       clusterId = best[0]?.id ?? null;
     }
     if (clusterId === null) return null;
@@ -167,4 +207,3 @@ export class Agents {
     return kind ? this.cluster(kind, sourceIdOfClusterId(clusterId), signal) : null;
   }
 }
-

@@ -28,11 +28,14 @@ export class BandcampReads {
 
   /** bandcampSignalsOf over the artist's row, by Discogs id; null without a series. */
   async signals(artistId: number, signal?: AbortSignal): Promise<BandcampSignals | null> {
-    const rows = await this.read(signal, () => this.sql<Array<{ doc: BandcampRow; slug: string | null; name: string; main_genre: string | null; as_of: string | null }>>`
+    const rows = await this.read(
+      signal,
+      () => this.sql<Array<{ doc: BandcampRow; slug: string | null; name: string; main_genre: string | null; as_of: string | null }>>`
       SELECT b.doc, a.slug, a.name, s.main_genre, (SELECT to_char(as_of, 'YYYY-MM-DD') FROM signal_state) AS as_of
       FROM bandcamp_artists b JOIN artists a ON a.discogs_id = b.artist_id
       LEFT JOIN artist_signals s ON s.cluster_id = a.cluster_id
-      WHERE b.artist_id = ${artistId}`);
+      WHERE b.artist_id = ${artistId}`,
+    );
     const row = rows[0];
     if (!row) return null;
     const artist = {
@@ -50,14 +53,17 @@ export class BandcampReads {
     const tag = query.tag?.toLowerCase() ?? null;
     const [asOf, rows] = await Promise.all([
       this.asOf(signal),
-      this.read(signal, () => sql<Array<{ cluster_id: number; slug: string | null; name: string; url: string; observations: BandcampObservation[] }>>`
+      this.read(
+        signal,
+        () => sql<Array<{ cluster_id: number; slug: string | null; name: string; url: string; observations: BandcampObservation[] }>>`
         SELECT a.cluster_id, a.slug, a.name, b.url, b.doc->'observations' AS observations
         FROM bandcamp_artists b JOIN artists a ON a.discogs_id = b.artist_id
         WHERE jsonb_array_length(b.doc->'observations') > 0
           ${query.after === null ? sql`` : sql`AND a.cluster_id > ${query.after}`}
           ${tag === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM bandcamp_releases r, unnest(r.tags) AS t WHERE r.artist_id = b.artist_id AND lower(t) = ${tag})`}
         ORDER BY a.cluster_id
-        LIMIT ${query.limit}`),
+        LIMIT ${query.limit}`,
+      ),
     ]);
     const artists = rows.map((row) => {
       const latest = sortedObservations(row.observations).at(-1) as BandcampObservation;
@@ -70,17 +76,23 @@ export class BandcampReads {
     const { sql } = this;
     let rows: Array<{ discogs_id: number; slug: string | null; name: string; releases: BandcampRow['releases'] }>;
     if (query.by === 'url') {
-      rows = await this.read(signal, () => sql<typeof rows>`
+      rows = await this.read(
+        signal,
+        () => sql<typeof rows>`
         SELECT a.discogs_id, a.slug, a.name, jsonb_build_array(b.doc->'releases'->(r.position - 1)) AS releases
         FROM bandcamp_releases r JOIN bandcamp_artists b ON b.artist_id = r.artist_id JOIN artists a ON a.discogs_id = r.artist_id
         WHERE r.url = ${releaseUrlKey(query.url)}
-        ORDER BY r.artist_id DESC, r.position DESC LIMIT 1`);
+        ORDER BY r.artist_id DESC, r.position DESC LIMIT 1`,
+      );
     } else {
       if (kindOfClusterId(query.cluster_id) !== 'artist') return null;
-      rows = await this.read(signal, () => sql<typeof rows>`
+      rows = await this.read(
+        signal,
+        () => sql<typeof rows>`
         SELECT a.discogs_id, a.slug, a.name, b.doc->'releases' AS releases
         FROM bandcamp_artists b JOIN artists a ON a.discogs_id = b.artist_id
-        WHERE b.artist_id = ${sourceIdOfClusterId(query.cluster_id)}`);
+        WHERE b.artist_id = ${sourceIdOfClusterId(query.cluster_id)}`,
+      );
     }
     const row = rows[0];
     if (!row) return null;

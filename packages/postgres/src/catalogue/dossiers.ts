@@ -29,7 +29,9 @@ export async function artistDossier(sql: Sql, read: Reader, bandcamp: BandcampRe
   if (!artist) return null;
   const [masters, festivals, bandcampRow, bandcampSignals] = await Promise.all([
     // Main masters and masters where the artist has an extra credit on any release, each once.
-    read(signal, () => sql<MasterWithMain[]>`
+    read(
+      signal,
+      () => sql<MasterWithMain[]>`
       SELECT m.doc AS master, r.doc AS main_release
       FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
       WHERE m.master_id IN (
@@ -37,9 +39,13 @@ export async function artistDossier(sql: Sql, read: Reader, bandcamp: BandcampRe
         UNION
         SELECT x.master_id FROM release_credits c JOIN releases x ON x.release_id = c.release_id WHERE c.artist_id = ${id} AND x.master_id IS NOT NULL
       )
-      ORDER BY m.master_id`),
-    read(signal, () => sql<Array<{ doc: FestivalRow }>>`
-      SELECT doc FROM festivals WHERE festival_id IN (SELECT festival_id FROM festival_lineups WHERE artist_id = ${id}) ORDER BY festival_id`),
+      ORDER BY m.master_id`,
+    ),
+    read(
+      signal,
+      () => sql<Array<{ doc: FestivalRow }>>`
+      SELECT doc FROM festivals WHERE festival_id IN (SELECT festival_id FROM festival_lineups WHERE artist_id = ${id}) ORDER BY festival_id`,
+    ),
     read(signal, () => sql<Array<{ doc: BandcampRow }>>`SELECT doc FROM bandcamp_artists WHERE artist_id = ${id}`),
     bandcamp.signals(id, signal),
   ]);
@@ -66,11 +72,14 @@ export async function labelDossier(sql: Sql, read: Reader, clusterId: number, si
   const labels = await read(signal, () => sql<Array<{ slug: string | null; doc: LabelRow }>>`SELECT slug, doc FROM labels WHERE discogs_id = ${id}`);
   const label = labels[0];
   if (!label) return null;
-  const masters = await read(signal, () => sql<MasterWithMain[]>`
+  const masters = await read(
+    signal,
+    () => sql<MasterWithMain[]>`
     SELECT m.doc AS master, r.doc AS main_release
     FROM master_labels ml JOIN masters m ON m.master_id = ml.master_id JOIN releases r ON r.release_id = m.main_release_id
     WHERE ml.label_id = ${id}
-    ORDER BY m.master_id`);
+    ORDER BY m.master_id`,
+  );
   const masterRows = masters.map((row) => row.master);
   const mainReleases = masters.flatMap((row) => (row.main_release ? [row.main_release] : []));
   const lookup = await lookupOf(sql, read, new ReferencedIds().masters(masterRows).releases(mainReleases).labelRefs(label.doc), signal);

@@ -46,14 +46,19 @@ export class ReferencedIds {
 }
 
 export async function lookupOf(sql: Sql, read: Reader, ids: ReferencedIds, signal?: AbortSignal): Promise<AgentLookup> {
-  const rows = await read(signal, () => sql<Array<{ kind: AgentKind; id: number; slug: string | null; name: string }>>`
+  const rows = await read(
+    signal,
+    () => sql<Array<{ kind: AgentKind; id: number; slug: string | null; name: string }>>`
     SELECT 'artist' AS kind, discogs_id AS id, slug, name FROM artists WHERE discogs_id = ANY(${[...ids.artist]}::int[])
     UNION ALL
     SELECT 'label', discogs_id, slug, name FROM labels WHERE discogs_id = ANY(${[...ids.label]}::int[])
     UNION ALL
-    SELECT 'festival', festival_id, slug, name FROM festivals WHERE festival_id = ANY(${[...ids.festival]}::int[])`);
-  const maps = { artist: new Map<number, { slug: string; name: string }>(), label: new Map(), festival: new Map() } as Record<AgentKind, Map<number, { slug: string; name: string }>>;
+    SELECT 'festival', festival_id, slug, name FROM festivals WHERE festival_id = ANY(${[...ids.festival]}::int[])`,
+  );
+  const maps = { artist: new Map<number, { slug: string; name: string }>(), label: new Map(), festival: new Map() } as Record<
+    AgentKind,
+    Map<number, { slug: string; name: string }>
+  >;
   for (const row of rows) maps[row.kind].set(row.id, { slug: row.slug ?? '', name: row.name });
   return mapLookup(maps);
 }
-

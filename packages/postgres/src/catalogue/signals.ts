@@ -1,5 +1,5 @@
 /** Breakouts, tastemakers and ones-to-watch, served from the tables finish() precomputed. */
-import type { Breakout, BreakoutsQuery, OneToWatch, OnesToWatchQuery, Tastemaker, TastemakersQuery } from '@catalogue/core';
+import type { Breakout, BreakoutsQuery, OnesToWatchQuery, OneToWatch, Tastemaker, TastemakersQuery } from '@catalogue/core';
 import { type TastemakerStanding, tastemakerList } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import type { BandcampReads } from './bandcamp.js';
@@ -11,10 +11,13 @@ export async function breakoutList(sql: Sql, read: Reader, bandcamp: BandcampRea
   const genre = query.genre?.toLowerCase() ?? null;
   const [asOf, rows] = await Promise.all([
     bandcamp.asOf(signal),
-    read(signal, () => sql<Array<{ item: Breakout }>>`
+    read(
+      signal,
+      () => sql<Array<{ item: Breakout }>>`
       SELECT item FROM signal_breakouts
       WHERE window_days = ${query.window === '30d' ? 30 : 90} ${genre === null ? sql`` : sql`AND genre_key = ${genre}`}
-      ORDER BY position LIMIT ${query.limit}`),
+      ORDER BY position LIMIT ${query.limit}`,
+    ),
   ]);
   return { as_of: asOf, items: rows.map((row) => row.item) };
 }
@@ -22,23 +25,36 @@ export async function breakoutList(sql: Sql, read: Reader, bandcamp: BandcampRea
 export async function tastemakerRanking(sql: Sql, read: Reader, bandcamp: BandcampReads, query: TastemakersQuery, signal?: AbortSignal): Listing<Tastemaker> {
   const [asOf, rows] = await Promise.all([
     bandcamp.asOf(signal),
-    read(signal, () => sql<Array<{ standing: TastemakerStanding }>>`
+    read(
+      signal,
+      () => sql<Array<{ standing: TastemakerStanding }>>`
       SELECT standing FROM signal_tastemakers
       ${query.kind === null ? sql`` : sql`WHERE kind = ${query.kind}`}
-      ORDER BY position LIMIT ${query.limit}`),
+      ORDER BY position LIMIT ${query.limit}`,
+    ),
   ]);
   // Filtered by kind in SQL already; tastemakerList ranks within what is returned, as core does.
-  return { as_of: asOf, items: tastemakerList(rows.map((row) => row.standing), query.kind, query.limit) };
+  return {
+    as_of: asOf,
+    items: tastemakerList(
+      rows.map((row) => row.standing),
+      query.kind,
+      query.limit,
+    ),
+  };
 }
 
 export async function onesToWatchList(sql: Sql, read: Reader, bandcamp: BandcampReads, query: OnesToWatchQuery, signal?: AbortSignal): Listing<OneToWatch> {
   const genre = query.genre?.toLowerCase() ?? null;
   const [asOf, rows] = await Promise.all([
     bandcamp.asOf(signal),
-    read(signal, () => sql<Array<{ item: OneToWatch }>>`
+    read(
+      signal,
+      () => sql<Array<{ item: OneToWatch }>>`
       SELECT item FROM signal_ones_to_watch
       ${genre === null ? sql`` : sql`WHERE genre_key = ${genre}`}
-      ORDER BY position LIMIT ${query.limit}`),
+      ORDER BY position LIMIT ${query.limit}`,
+    ),
   ]);
   return { as_of: asOf, items: rows.map((row) => row.item) };
 }

@@ -68,7 +68,16 @@ function masterDocument(source: MasterSource): SearchDocument {
   const { master, main_release: main } = source;
   const artistNames = master.artists.map((credit) => credit.name);
   const entry = searchEntry(
-    { type: 'master', id: master.master_id, slug: null, name: master.title, year: master.year, artists: artistNames, genres: master.genres, styles: master.styles },
+    {
+      type: 'master',
+      id: master.master_id,
+      slug: null,
+      name: master.title,
+      year: master.year,
+      artists: artistNames,
+      genres: master.genres,
+      styles: master.styles,
+    },
     master.title,
     // As core's memory index: genres and styles are searchable too ("house" finds House records).
     [...artistNames, ...master.genres, ...master.styles],
@@ -152,7 +161,16 @@ export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSi
           mode,
           rows.map((row) => {
             const genre = mainGenreOf((row.genres ?? []).map((genres) => ({ genres })));
-            const hit = { type: 'artist' as const, id: clusterIdOf('artist', row.page_id), slug: row.slug, name: row.name, year: null, artists: [], genres: genre ? [genre] : [], styles: [] };
+            const hit = {
+              type: 'artist' as const,
+              id: clusterIdOf('artist', row.page_id),
+              slug: row.slug,
+              name: row.name,
+              year: null,
+              artists: [],
+              genres: genre ? [genre] : [],
+              styles: [],
+            };
             return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
           }),
         ),
@@ -167,7 +185,16 @@ export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSi
           tx,
           mode,
           rows.map((row) => {
-            const hit = { type: 'label' as const, id: clusterIdOf('label', row.page_id), slug: row.slug, name: row.name, year: null, artists: [], genres: [], styles: [] };
+            const hit = {
+              type: 'label' as const,
+              id: clusterIdOf('label', row.page_id),
+              slug: row.slug,
+              name: row.name,
+              year: null,
+              artists: [],
+              genres: [],
+              styles: [],
+            };
             return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
           }),
         ),
@@ -184,7 +211,16 @@ export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSi
           rows.map((row) => {
             const festival = row.doc;
             const lineup = new Set(festival.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
-            const hit = { type: 'festival' as const, id: clusterIdOf('festival', row.page_id), slug: row.slug, name: festival.name, year: null, artists: [], genres: festival.genres, styles: [] };
+            const hit = {
+              type: 'festival' as const,
+              id: clusterIdOf('festival', row.page_id),
+              slug: row.slug,
+              name: festival.name,
+              year: null,
+              artists: [],
+              genres: festival.genres,
+              styles: [],
+            };
             return documentOf(searchEntry(hit, festival.name, festival.genres, lineup.size, null));
           }),
         ),

@@ -4,7 +4,7 @@
  * Inputs are read in pages; only picks of artists with a Bandcamp series can count, so only
  * masters with such an artist are read for label picks.
  */
-import { clusterIdOf, type BandcampObservation, type FestivalRow, type MasterRow, type ReleaseRow } from '@catalogue/core';
+import { type BandcampObservation, clusterIdOf, type FestivalRow, type MasterRow, type ReleaseRow } from '@catalogue/core';
 import {
   computeSignals,
   festivalPicksOf,
@@ -24,7 +24,9 @@ function keepEarliest(picks: Map<string, Pick>, pick: Pick): void {
 }
 
 export async function recomputeSignals(sql: Sql, pageSize: number): Promise<void> {
-  const artistRows = await sql<Array<{ discogs_id: number; slug: string | null; name: string; observations: BandcampObservation[]; genres: string[][] | null }>>`
+  const artistRows = await sql<
+    Array<{ discogs_id: number; slug: string | null; name: string; observations: BandcampObservation[]; genres: string[][] | null }>
+  >`
     SELECT a.discogs_id, a.slug, a.name, b.doc->'observations' AS observations,
            (SELECT json_agg(m.genres) FROM master_artists ma JOIN masters m ON m.master_id = ma.master_id WHERE ma.artist_id = a.discogs_id) AS genres
     FROM bandcamp_artists b JOIN artists a ON a.discogs_id = b.artist_id
@@ -64,7 +66,12 @@ export async function recomputeSignals(sql: Sql, pageSize: number): Promise<void
     SELECT discogs_id, slug, name FROM labels WHERE discogs_id = ANY(${labelIds}::int[])`;
   const tastemakers: TastemakerInfo[] = [
     ...labels.map((row) => ({ cluster_id: clusterIdOf('label', row.discogs_id), kind: 'label' as const, slug: row.slug ?? '', name: row.name })),
-    ...festivals.map((row) => ({ cluster_id: clusterIdOf('festival', row.doc.festival_id), kind: 'festival' as const, slug: row.slug ?? '', name: row.doc.name })),
+    ...festivals.map((row) => ({
+      cluster_id: clusterIdOf('festival', row.doc.festival_id),
+      kind: 'festival' as const,
+      slug: row.slug ?? '',
+      name: row.doc.name,
+    })),
   ];
 
   const signals = computeSignals({ artists, tastemakers, picks: [...picks.values()] });
@@ -78,7 +85,13 @@ export async function recomputeSignals(sql: Sql, pageSize: number): Promise<void
     await tx`DELETE FROM signal_state`;
     await tx`INSERT INTO signal_state (as_of) VALUES (${signals.asOf}::date)`;
     const breakoutRows = (['30d', '90d'] as const).flatMap((window) =>
-      signals.breakouts[window].map((item, position) => ({ window_days: window === '30d' ? 30 : 90, position, cluster_id: item.cluster_id, genre_key: genreKey(item.genre), item })),
+      signals.breakouts[window].map((item, position) => ({
+        window_days: window === '30d' ? 30 : 90,
+        position,
+        cluster_id: item.cluster_id,
+        genre_key: genreKey(item.genre),
+        item,
+      })),
     );
     if (breakoutRows.length > 0) {
       await tx`INSERT INTO signal_breakouts (window_days, position, cluster_id, genre_key, item)
@@ -97,7 +110,11 @@ export async function recomputeSignals(sql: Sql, pageSize: number): Promise<void
                SELECT * FROM jsonb_to_recordset(${tx.json(watchRows as never)}::jsonb)
                  AS x(position int, cluster_id int, genre_key text, item jsonb)`;
     }
-    const artistRowsOut = artists.map((artist) => ({ cluster_id: artist.cluster_id, main_genre: artist.genre, first_breakout_on: signals.firstBreakouts.get(artist.cluster_id) ?? null }));
+    const artistRowsOut = artists.map((artist) => ({
+      cluster_id: artist.cluster_id,
+      main_genre: artist.genre,
+      first_breakout_on: signals.firstBreakouts.get(artist.cluster_id) ?? null,
+    }));
     if (artistRowsOut.length > 0) {
       await tx`INSERT INTO artist_signals (cluster_id, main_genre, first_breakout_on)
                SELECT * FROM jsonb_to_recordset(${tx.json(artistRowsOut as never)}::jsonb)

@@ -18,7 +18,10 @@ export async function recomputeSlugs(sql: Sql, kind: AgentKind): Promise<void> {
   await sql.begin(async (tx) => {
     const rows = await tx<Array<{ id: number; name: string; slug: string | null }>>`
       SELECT ${tx(id)} AS id, name, slug FROM ${tx(table)}`;
-    const slugs = assignSlugs(kind, rows.map((row) => ({ sourceId: row.id, name: row.name })));
+    const slugs = assignSlugs(
+      kind,
+      rows.map((row) => ({ sourceId: row.id, name: row.name })),
+    );
     const changed = rows.filter((row) => slugs.get(row.id) !== row.slug);
     if (changed.length === 0) return;
     await tx`

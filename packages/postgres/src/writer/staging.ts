@@ -44,12 +44,7 @@ export async function fillStaging(tx: TransactionSql, mode: StagingMode, docs: r
 }
 
 /** Stages `docs` and runs `merge` in the same transaction: all or nothing. */
-export async function stageAndMerge(
-  sql: Sql,
-  mode: StagingMode,
-  docs: readonly unknown[],
-  merge: (tx: TransactionSql) => Promise<void>,
-): Promise<void> {
+export async function stageAndMerge(sql: Sql, mode: StagingMode, docs: readonly unknown[], merge: (tx: TransactionSql) => Promise<void>): Promise<void> {
   if (docs.length === 0) return;
   await sql.begin(async (tx) => {
     await fillStaging(tx, mode, docs);

@@ -1,5 +1,5 @@
 /** The artist dossier: identity, behavior, discography and Bandcamp facets. */
-import { clusterIdOf, type ArtistRow, type BandcampRow, type FestivalRow, type MasterRow, type ReleaseRow } from '../../dataset.js';
+import { type ArtistRow, type BandcampRow, clusterIdOf, type FestivalRow, type MasterRow, type ReleaseRow } from '../../dataset.js';
 import type { ArtistDossier, BandcampSignals } from '../../schemas/records.js';
 import { locatorsOf } from '../locators.js';
 import type { AgentLookup } from '../lookup.js';
@@ -105,7 +105,14 @@ export function artistBehaviorOf(input: ArtistDossierInput): Behavior {
     if (slug === null) continue;
     for (const edition of festival.editions) {
       const slot = edition.lineup.find((entry) => entry.artist_discogs_id === id);
-      if (slot) festivalAppearances.push({ cluster_id: clusterIdOf('festival', festival.festival_id), slug, name: festival.name, year: edition.year, billing: slot.billing });
+      if (slot)
+        festivalAppearances.push({
+          cluster_id: clusterIdOf('festival', festival.festival_id),
+          slug,
+          name: festival.name,
+          year: edition.year,
+          billing: slot.billing,
+        });
     }
   }
   festivalAppearances.sort((a, b) => b.year - a.year || compareText(a.name, b.name) || a.cluster_id - b.cluster_id);
@@ -113,8 +120,14 @@ export function artistBehaviorOf(input: ArtistDossierInput): Behavior {
   return {
     active_years: yearRange(main.map((master) => master.year)),
     releases_per_year: [...perYear].map(([year, count]) => ({ year, count })).sort((a, b) => a.year - b.year),
-    top_genres: topCounts(countValues(main, (master) => master.genres), TOP_GENRES),
-    top_styles: topCounts(countValues(main, (master) => master.styles), TOP_GENRES),
+    top_genres: topCounts(
+      countValues(main, (master) => master.genres),
+      TOP_GENRES,
+    ),
+    top_styles: topCounts(
+      countValues(main, (master) => master.styles),
+      TOP_GENRES,
+    ),
     label_loyalty: {
       top_label:
         topLabel === null

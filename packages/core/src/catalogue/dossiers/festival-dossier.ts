@@ -1,5 +1,5 @@
 /** The festival dossier: identity, editions with lineups, genres. */
-import { clusterIdOf, type LineupBilling, type FestivalRow } from '../../dataset.js';
+import { clusterIdOf, type FestivalRow, type LineupBilling } from '../../dataset.js';
 import type { FestivalDossier } from '../../schemas/records.js';
 import { locatorsOf } from '../locators.js';
 import type { AgentLookup } from '../lookup.js';
@@ -22,7 +22,9 @@ export function festivalDossierOf(festival: FestivalRow, slug: string, lookup: A
         .flatMap((slot) => {
           const name = lookup.name('artist', slot.artist_discogs_id);
           if (name === null) return [];
-          return [{ cluster_id: clusterIdOf('artist', slot.artist_discogs_id), slug: lookup.slug('artist', slot.artist_discogs_id), name, billing: slot.billing }];
+          return [
+            { cluster_id: clusterIdOf('artist', slot.artist_discogs_id), slug: lookup.slug('artist', slot.artist_discogs_id), name, billing: slot.billing },
+          ];
         })
         .sort((a, b) => BILLING_ORDER[a.billing] - BILLING_ORDER[b.billing] || compareText(a.name, b.name) || a.cluster_id - b.cluster_id),
     }));

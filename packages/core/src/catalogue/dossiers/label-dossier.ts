@@ -42,7 +42,12 @@ export function labelDossierOf(input: LabelDossierInput): LabelDossier {
     }
   }
   const roster = [...rosterCounts]
-    .map(([artistId, masters]) => ({ cluster_id: clusterIdOf('artist', artistId), slug: lookup.slug('artist', artistId), name: rosterNames.get(artistId) ?? '', masters }))
+    .map(([artistId, masters]) => ({
+      cluster_id: clusterIdOf('artist', artistId),
+      slug: lookup.slug('artist', artistId),
+      name: rosterNames.get(artistId) ?? '',
+      masters,
+    }))
     .sort((a, b) => b.masters - a.masters || compareText(a.name, b.name) || a.cluster_id - b.cluster_id)
     .slice(0, MAX_ROSTER);
 
@@ -72,8 +77,14 @@ export function labelDossierOf(input: LabelDossierInput): LabelDossier {
     catalogue: {
       counts: { masters: input.masters.length },
       years: yearRange(input.masters.map((master) => master.year)),
-      top_genres: topCounts(countValues(input.masters, (master) => master.genres), TOP_LABEL_GENRES),
-      top_styles: topCounts(countValues(input.masters, (master) => master.styles), TOP_LABEL_GENRES),
+      top_genres: topCounts(
+        countValues(input.masters, (master) => master.genres),
+        TOP_LABEL_GENRES,
+      ),
+      top_styles: topCounts(
+        countValues(input.masters, (master) => master.styles),
+        TOP_LABEL_GENRES,
+      ),
       masters: catalogueMasters,
     },
     parent: label.parent ? namedRefOf('label', label.parent, lookup) : null,

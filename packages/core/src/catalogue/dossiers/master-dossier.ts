@@ -37,7 +37,10 @@ export function masterDossierOf(input: MasterDossierInput): MasterDossierData {
   const mainRelease = input.releases.find((release) => release.release_id === master.main_release_id) ?? null;
   return {
     master: masterRecordOf(master, mainRelease, lookup),
-    releases: [...input.releases].sort(byReleasedThenId).slice(0, MAX_RELEASES).map((release) => releaseRecordOf(release, lookup)),
+    releases: [...input.releases]
+      .sort(byReleasedThenId)
+      .slice(0, MAX_RELEASES)
+      .map((release) => releaseRecordOf(release, lookup)),
     release_count: input.releases.length,
     related_masters: input.artistMasters
       .filter((other) => other.master_id !== master.master_id)

@@ -40,4 +40,3 @@ export function bandcampSignalsOf(artist: SignalArtist, row: BandcampRow, asOf: 
     growth: { d30: relativeGrowth(artist, asOf, 30), d90: relativeGrowth(artist, asOf, 90) },
   };
 }
-

@@ -1,7 +1,7 @@
 /** Breakouts: artists whose growth over a window is far above their own and their genre's. */
 import type { Breakout } from '../../schemas/records.js';
 import { BASELINE_FLOOR } from './first-breakout.js';
-import { round4, windowGrowth, type WindowGrowth } from './metric.js';
+import { round4, type WindowGrowth, windowGrowth } from './metric.js';
 import { median, type SignalArtist } from './signal-artist.js';
 
 export const BREAKOUT_MIN_BASE = 50;

@@ -3,15 +3,16 @@
  * catalogue implementations compute them from the full per-artist series and pick lists,
  * once per data load, and serve queries from the result.
  */
-import type { Breakout, OneToWatch, Tastemaker } from '../../schemas/records.js';
+
 import type { BreakoutWindow } from '../../ports.js';
+import type { Breakout, OneToWatch, Tastemaker } from '../../schemas/records.js';
 import { breakoutsOf } from './breakouts.js';
 import { firstBreakoutOn } from './first-breakout.js';
 import { asOfDate } from './metric.js';
 import { onesToWatchOf } from './ones-to-watch.js';
 import type { Pick } from './picks.js';
 import { matchesGenre, type SignalArtist } from './signal-artist.js';
-import { countedPicks, rankTastemakers, tastemakerList, type TastemakerInfo, type TastemakerStanding } from './tastemakers.js';
+import { countedPicks, rankTastemakers, type TastemakerInfo, type TastemakerStanding, tastemakerList } from './tastemakers.js';
 
 export interface SignalInputs {
   /** Every artist with a Bandcamp series (observations in date order); others may be included with an empty series. */
@@ -49,7 +50,10 @@ export function computeSignals(inputs: SignalInputs): Signals {
   return { asOf, breakouts, firstBreakouts, standings, onesToWatch };
 }
 
-export function breakoutsQuery(signals: Signals, query: { window: BreakoutWindow; genre: string | null; limit: number }): { as_of: string | null; items: Breakout[] } {
+export function breakoutsQuery(
+  signals: Signals,
+  query: { window: BreakoutWindow; genre: string | null; limit: number },
+): { as_of: string | null; items: Breakout[] } {
   const items = signals.breakouts[query.window].filter((breakout) => matchesGenre(breakout.genre, query.genre)).slice(0, query.limit);
   return { as_of: signals.asOf, items };
 }

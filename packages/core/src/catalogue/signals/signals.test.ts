@@ -10,7 +10,11 @@ import { rankTastemakers, tastemakerList } from './tastemakers.js';
 
 const obs = (date: string, followers: number, supporters = 0): BandcampObservation => ({ date, followers, supporters });
 const artist = (cluster_id: number, genre: string | null, observations: BandcampObservation[]): SignalArtist => ({
-  cluster_id, slug: `a-${cluster_id}`, name: `A ${cluster_id}`, genre, observations: sortedObservations(observations),
+  cluster_id,
+  slug: `a-${cluster_id}`,
+  name: `A ${cluster_id}`,
+  genre,
+  observations: sortedObservations(observations),
 });
 
 describe('metric', () => {
@@ -66,7 +70,12 @@ describe('breakoutsOf', () => {
 
 describe('tastemakers', () => {
   it('breaks hit-rate ties by median lead, then picks, then cluster id, and ranks after filtering', () => {
-    const firstBreakouts = new Map<number, string | null>([[101, '2024-06-01'], [105, '2024-01-01'], [109, null], [113, null]]);
+    const firstBreakouts = new Map<number, string | null>([
+      [101, '2024-06-01'],
+      [105, '2024-01-01'],
+      [109, null],
+      [113, null],
+    ]);
     const infos = [
       { cluster_id: 2, kind: 'label' as const, slug: 'l-2', name: 'L2' },
       { cluster_id: 3, kind: 'festival' as const, slug: 'f-3', name: 'F3' },

@@ -1,13 +1,14 @@
 import * as v from 'valibot';
+import { issueCustomerKey } from '../../gate/issue-key.js';
 import { ApiError, invalidBody } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import { issueCustomerKey } from '../../gate/issue-key.js';
 import { TIER_IDS, TIERS } from '../../tiers.js';
 import { detailsOf } from '../../validation/issues.js';
 
-const positiveInt = (max: number) => v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(max, `must be at most ${max}`));
+const positiveInt = (max: number) =>
+  v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(max, `must be at most ${max}`));
 
 export const AdminKeyRequestSchema = v.strictObject({
   email: v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)),
@@ -39,7 +40,8 @@ export const adminKeysRoute = () =>
     path: '/api/v1/admin/keys',
     access: 'admin',
     summary: 'Issue a key (contract tier by default) — admin only',
-    description: 'Authorization: Bearer $ADMIN_TOKEN. limits (contract tier only) holds negotiated overrides used by the gate and its headers. The plaintext key appears only in this answer.',
+    description:
+      'Authorization: Bearer $ADMIN_TOKEN. limits (contract tier only) holds negotiated overrides used by the gate and its headers. The plaintext key appears only in this answer.',
     tags: ['admin'],
     body: { schema: AdminKeyRequestSchema, description: 'Customer and key to create.', maxBytes: 16 * 1024 },
     responses: { 201: { description: 'The new key: store it now, it is never shown again.', schema: AdminKeyResponseSchema } },
@@ -52,10 +54,28 @@ export const adminKeysRoute = () =>
       if (input.limits && !TIERS[input.tier].contract) {
         throw invalidBody([{ path: 'limits', message: 'limit overrides apply to the contract tier only' }]);
       }
-      const issued = await issueCustomerKey(ports.accounts, { email: input.email, name: input.name ?? null, tier: input.tier, environment: input.environment, limits: input.limits ?? null }, new Date(now));
-      ports.logger.log({ level: 'info', kind: 'admin.key_issued', customer_id: issued.customer.id, key_id: issued.key.id, key_prefix: issued.key.display_prefix, tier: input.tier });
+      const issued = await issueCustomerKey(
+        ports.accounts,
+        { email: input.email, name: input.name ?? null, tier: input.tier, environment: input.environment, limits: input.limits ?? null },
+        new Date(now),
+      );
+      ports.logger.log({
+        level: 'info',
+        kind: 'admin.key_issued',
+        customer_id: issued.customer.id,
+        key_id: issued.key.id,
+        key_prefix: issued.key.display_prefix,
+        tier: input.tier,
+      });
       return json(
-        { key: issued.plaintext, id: issued.key.id, display_prefix: issued.key.display_prefix, customer_id: issued.customer.id, tier: issued.customer.tier, environment: issued.key.environment },
+        {
+          key: issued.plaintext,
+          id: issued.key.id,
+          display_prefix: issued.key.display_prefix,
+          customer_id: issued.customer.id,
+          tier: issued.customer.tier,
+          environment: issued.key.environment,
+        },
         201,
         { 'cache-control': 'no-store' },
       );

@@ -3,7 +3,12 @@ import { ApiError } from '../../http/api-error.js';
 import { masterIdProblem, parseAgentKey, parseMasterId } from './keys.js';
 
 describe('master id rules', () => {
-  it.each([['1', 1], ['113', 113], ['2000000000', 2_000_000_000], ['999999999', 999_999_999]])('accepts %s', (raw, id) => {
+  it.each([
+    ['1', 1],
+    ['113', 113],
+    ['2000000000', 2_000_000_000],
+    ['999999999', 999_999_999],
+  ])('accepts %s', (raw, id) => {
     expect(parseMasterId(raw)).toBe(id);
   });
 

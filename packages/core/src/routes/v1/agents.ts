@@ -1,11 +1,11 @@
 /** Artist, label and festival dossiers, by `{key}` (cluster_id, slug, locator) or by slug. */
 import { notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
-import { route, type RouteContext } from '../../http/route.js';
+import { type RouteContext, route } from '../../http/route.js';
 import type { AgentKey } from '../../ports.js';
-import { ArtistDossierSchema, FestivalDossierSchema, LabelDossierSchema, type AgentKind } from '../../schemas/records.js';
-import { agentLinks } from '../shared/links.js';
+import { type AgentKind, ArtistDossierSchema, FestivalDossierSchema, LabelDossierSchema } from '../../schemas/records.js';
 import { parseAgentKey, parseSlug } from '../shared/keys.js';
+import { agentLinks } from '../shared/links.js';
 
 async function dossierOf(ctx: RouteContext, kind: AgentKind, key: AgentKey): Promise<Record<string, unknown>> {
   const { ports, options, config, base } = ctx;

@@ -2,10 +2,11 @@ import * as v from 'valibot';
 import { invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import type { BandcampReleaseData } from '../../ports.js';
 import { BandcampReleaseSchema, BandcampSignalsSchema, LinksSchema } from '../../schemas/records.js';
 import { integerParam, limitParam, textParam } from '../../validation/params.js';
-import { agentLinks } from '../shared/links.js';
 import { parseAgentKey } from '../shared/keys.js';
+import { agentLinks } from '../shared/links.js';
 
 export const BandcampManifestSchema = v.object({
   as_of: v.nullable(v.string()),
@@ -34,7 +35,12 @@ export const bandcampArtistRoute = () =>
     access: 'key',
     summary: 'Bandcamp signals of an artist',
     tags: ['bandcamp'],
-    responses: { 200: { description: 'Followers, supporters, releases, tags, 12-week series and growth.', schema: v.object({ ...BandcampSignalsSchema.entries, _links: LinksSchema }) } },
+    responses: {
+      200: {
+        description: 'Followers, supporters, releases, tags, 12-week series and growth.',
+        schema: v.object({ ...BandcampSignalsSchema.entries, _links: LinksSchema }),
+      },
+    },
     errors: ['invalid_query', 'not_found'],
     async handler({ params, ports, options, config }) {
       const agent = await ports.catalogue.findAgent(parseAgentKey(params.artistKey ?? null, 'artistKey'), 'artist', options);
@@ -89,7 +95,7 @@ export const bandcampReleaseRoute = () =>
       if ((query.url === undefined) === (query.artist === undefined)) {
         throw invalidQuery([{ path: 'url', message: 'give exactly one of url, artist' }]);
       }
-      let result;
+      let result: BandcampReleaseData | null;
       if (query.url !== undefined) {
         if (!/^https?:\/\/[a-z0-9-]+\.bandcamp\.com\/(album|track)\/[^?#\s]+/i.test(query.url)) {
           throw invalidQuery([{ path: 'url', message: 'must be a Bandcamp album or track link' }]);

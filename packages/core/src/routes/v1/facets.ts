@@ -34,7 +34,8 @@ export const facetsRoute = (base: string) =>
     path: `${base}/facets`,
     access: 'key',
     summary: 'Count facet values over the filtered master set',
-    description: 'facets names the facets to count (comma-separated, from the allowlist genre, style, format, country, year_from, year_to, label; year_from and year_to both count years). The filter parameters narrow the set first.',
+    description:
+      'facets names the facets to count (comma-separated, from the allowlist genre, style, format, country, year_from, year_to, label; year_from and year_to both count years). The filter parameters narrow the set first.',
     tags: ['search'],
     query: {
       facets: { schema: v.optional(textParam(200, 'Comma-separated facet names to count. Default genre,style.'), 'genre,style') },

@@ -50,7 +50,12 @@ export const ARTIST_FACETS: FacetMap = {
 };
 
 const LABEL_FACETS: FacetMap = {
-  identity: { name: f('string', 'Label name.'), profile: f('string|null', 'Profile text.'), contact_info: f('string|null', 'Contact details.'), locators: f('locator[]', 'Links in other sources.') },
+  identity: {
+    name: f('string', 'Label name.'),
+    profile: f('string|null', 'Profile text.'),
+    contact_info: f('string|null', 'Contact details.'),
+    locators: f('locator[]', 'Links in other sources.'),
+  },
   roster: { roster: f('{cluster_id, slug, name, masters}[]', 'Artists with masters on the label, most first.') },
   catalogue: { catalogue: f('{counts, years, top_genres, top_styles, masters}', 'Masters whose main release carries the label.') },
   family: { parent: f('ref|null', 'Parent label.'), sublabels: f('ref[]', 'Sublabels.') },
@@ -65,7 +70,10 @@ const FESTIVAL_FACETS: FacetMap = {
 
 export const ManifestSchema = v.object({
   version: v.string(),
-  dossiers: v.record(v.string(), v.object({ route: v.string(), facets: v.record(v.string(), v.record(v.string(), v.object({ type: v.string(), description: v.string() }))) })),
+  dossiers: v.record(
+    v.string(),
+    v.object({ route: v.string(), facets: v.record(v.string(), v.record(v.string(), v.object({ type: v.string(), description: v.string() }))) }),
+  ),
   notes: v.array(v.string()),
 });
 

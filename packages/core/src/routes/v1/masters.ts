@@ -5,8 +5,8 @@ import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { MasterData } from '../../schemas/records.js';
 import { MasterDossierSchema, MasterSchema } from '../../schemas/records.js';
-import { masterLinks } from '../shared/links.js';
 import { masterIdProblem, parseMasterId } from '../shared/keys.js';
+import { masterLinks } from '../shared/links.js';
 
 export const BATCH_MAX_BYTES = 32 * 1024;
 
@@ -54,7 +54,8 @@ export const mastersBatchRoute = () =>
     path: '/api/v1/masters/batch',
     access: 'key',
     summary: 'Several masters in one call (one rate-limit unit)',
-    description: 'Body {"ids": [...]}: 1 to 100 ids (500 on the contract tier), body at most 32 KB. Answers the masters in request order, each once, and the ids not found.',
+    description:
+      'Body {"ids": [...]}: 1 to 100 ids (500 on the contract tier), body at most 32 KB. Answers the masters in request order, each once, and the ids not found.',
     tags: ['masters'],
     body: { schema: BatchRequestSchema, description: 'The master ids.', maxBytes: BATCH_MAX_BYTES },
     responses: { 200: { description: 'Masters in request order; ids not found under missing.', schema: BatchResponseSchema } },

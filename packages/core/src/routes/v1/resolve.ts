@@ -5,8 +5,8 @@ import { route } from '../../http/route.js';
 import type { ResolveInput } from '../../ports.js';
 import { ClusterSchema } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
-import { agentLinks } from '../shared/links.js';
 import { isMbid } from '../shared/keys.js';
+import { agentLinks } from '../shared/links.js';
 
 const UUID_IN_PATH = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
 
@@ -19,7 +19,10 @@ export function locatorOfUrl(raw: string): ResolveInput | null {
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  const host = url.hostname.toLowerCase().replace(/^www\./, '').replace(/^m\./, '');
+  const host = url.hostname
+    .toLowerCase()
+    .replace(/^www\./, '')
+    .replace(/^m\./, '');
   const segments = url.pathname.split('/').filter(Boolean);
   if (host === 'discogs.com') {
     // /artist/3225-Vince-Watson, /label/1-Planet-E, /master/113-..., optionally behind a language segment.
@@ -55,7 +58,8 @@ export const resolveRoute = (base: string) =>
     path: `${base}/resolve`,
     access: 'key',
     summary: 'Resolve a name, link or external id to a cluster',
-    description: 'Exactly one of q (best name match), url (Discogs, MusicBrainz, Bandcamp or Spotify link), discogs (123 = artist, label/123, master/123 = the master’s main artist) or mbid.',
+    description:
+      'Exactly one of q (best name match), url (Discogs, MusicBrainz, Bandcamp or Spotify link), discogs (123 = artist, label/123, master/123 = the master’s main artist) or mbid.',
     tags: ['resolve'],
     query: {
       q: { schema: v.optional(textParam(200, 'A name.')) },
@@ -74,7 +78,8 @@ export const resolveRoute = (base: string) =>
       if (query.q !== undefined) input = { by: 'q', q: query.q };
       else if (query.url !== undefined) {
         input = locatorOfUrl(query.url);
-        if (!input) throw invalidQuery([{ path: 'url', message: 'must be a Discogs artist/label/master, MusicBrainz artist, Bandcamp or Spotify artist link' }]);
+        if (!input)
+          throw invalidQuery([{ path: 'url', message: 'must be a Discogs artist/label/master, MusicBrainz artist, Bandcamp or Spotify artist link' }]);
       } else if (query.discogs !== undefined) {
         input = discogsInput(query.discogs);
         if (!input) throw invalidQuery([{ path: 'discogs', message: 'must be 123, artist/123, label/123 or master/123' }]);

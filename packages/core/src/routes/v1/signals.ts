@@ -24,7 +24,10 @@ export const breakoutsRoute = (base: string) =>
     errors: ['invalid_query'],
     async handler({ query, ports, options, config, base }) {
       const result = await ports.catalogue.breakouts({ window: query.window, genre: query.genre ?? null, limit: query.limit }, options);
-      return json({ as_of: result.as_of, items: result.items.map((b) => ({ ...b, _links: agentLinks(config.baseUrl, base, 'artist', b.cluster_id, b.slug) })) });
+      return json({
+        as_of: result.as_of,
+        items: result.items.map((b) => ({ ...b, _links: agentLinks(config.baseUrl, base, 'artist', b.cluster_id, b.slug) })),
+      });
     },
   });
 
@@ -62,6 +65,9 @@ export const onesToWatchRoute = (base: string) =>
     errors: ['invalid_query'],
     async handler({ query, ports, options, config, base }) {
       const result = await ports.catalogue.onesToWatch({ genre: query.genre ?? null, limit: query.limit }, options);
-      return json({ as_of: result.as_of, items: result.items.map((o) => ({ ...o, _links: agentLinks(config.baseUrl, base, 'artist', o.cluster_id, o.slug) })) });
+      return json({
+        as_of: result.as_of,
+        items: result.items.map((o) => ({ ...o, _links: agentLinks(config.baseUrl, base, 'artist', o.cluster_id, o.slug) })),
+      });
     },
   });
