@@ -34,7 +34,11 @@ export function serveWithBun(service: Service, options: BunServerOptions): Runni
     fetch(request, bunServer) {
       const clientIp = clientIpFrom(request.headers.get('x-forwarded-for'), options.trustProxy, bunServer.requestIP(request)?.address);
       const capped = request.body === null ? request : capRequestBody(request, maxBody);
-      return capped instanceof Response ? capped : service.fetch(capped, { clientIp, waitUntil });
+      if (!(capped instanceof Response)) return service.fetch(capped, { clientIp, waitUntil });
+      // Read and discard what the client is still sending (Bun bounds it at maxRequestBodySize)
+      // before answering 413: closing mid-upload resets the connection, and a reset can make the
+      // client's kernel drop the answer unread.
+      return drain(request.body).then(() => capped);
     },
   });
   return {
@@ -47,4 +51,14 @@ export function serveWithBun(service: Service, options: BunServerOptions): Runni
       await server.stop(true);
     },
   };
+}
+
+async function drain(body: ReadableStream<Uint8Array> | null): Promise<void> {
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    while (!(await reader.read()).done) {}
+  } catch {
+    // the client went away: nothing left to answer
+  }
 }
