@@ -8,16 +8,18 @@ import { banner, createServiceFromEnv, demoSecrets, exitGracefullyOnSignals, rea
 import { demoKey } from './demo-key.js';
 import { withDocs } from './docs.js';
 import { createNodeServer, listen } from './server.js';
-import { openStorage } from './storage.js';
+import { openEmbeddedStorage } from './storage.js';
 
 async function main(): Promise<void> {
   const env = readEnv(process.env);
   const logger = consoleLogger(env.logLevel);
-  const storage = await openStorage(env, logger);
+  // Without CATALOGUE_STORAGE or DATABASE_URL: the embedded PGlite default (decisions.md §1).
+  const embedded = process.env.CATALOGUE_STORAGE || env.databaseUrl ? undefined : await openEmbeddedStorage(env.dataDir, logger);
   // Without DATABASE_URL (embedded PGlite or memory) the demo keeps generated secrets in the data dir.
   const secrets = env.databaseUrl ? {} : demoSecrets(env.dataDir);
-  const hosted = await createServiceFromEnv(process.env, { logger, storage, ...secrets });
-  const key = await demoKey(storage, env.dataDir);
+  const hosted = await createServiceFromEnv(process.env, { logger, migrate: true, ...(embedded ? { storage: embedded } : {}), ...secrets });
+  // Memory accounts forget keys on restart; only durable storage keeps the printed demo key.
+  const key = await demoKey(hosted.accounts, env.dataDir, env.storage !== 'memory' || embedded !== undefined);
 
   const running = await listen(createNodeServer(withDocs(hosted.service), { trustProxy: env.trustProxy }), env.port);
   // The banner shows where this process listens (what the curl examples reach), not BASE_URL.

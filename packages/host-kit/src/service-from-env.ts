@@ -36,6 +36,8 @@ export interface ServiceFromEnvOptions {
   storage?: HostStorage;
   /** Key prefix of the Redis limiter (default `catalogue:limits`); tests use their own. */
   redisPrefix?: string;
+  /** Apply pending migrations when storage is PostgreSQL (the Node host does; others migrate per deploy). */
+  migrate?: boolean;
 }
 
 export interface HostStorage {
@@ -61,7 +63,9 @@ export async function createServiceFromEnv(source: Record<string, string | undef
   const env = readEnv(source);
   const logger = options.logger ?? consoleLogger(env.logLevel);
   const closers: Array<() => Promise<void>> = [];
-  const store = options.storage ?? (env.storage === 'postgres' ? await postgresStorage(env, closers) : await memoryStorage(options.catalogueData));
+  const store =
+    options.storage ??
+    (env.storage === 'postgres' ? await postgresStorage(env, closers, options.migrate ?? false) : await memoryStorage(options.catalogueData));
   if (options.storage?.close) closers.push(options.storage.close.bind(options.storage));
   const limits = await limiterFromEnv(env, store.accounts, logger, closers, options.redisPrefix);
   const { billing, mailer } = await billingFromEnv(env, source, logger);
@@ -100,10 +104,11 @@ async function memoryStorage(data: CatalogueData | undefined): Promise<HostStora
   };
 }
 
-async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>): Promise<HostStorage> {
+async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>, migrate: boolean): Promise<HostStorage> {
   const pg = await import('@catalogue/postgres');
   const sql = pg.connectPostgres(env.databaseUrl as string, { max: env.databasePoolMax });
   closers.push(() => sql.end({ timeout: 5 }));
+  if (migrate) await pg.migrate(sql);
   return {
     catalogue: pg.createPostgresCatalogue(sql),
     accounts: pg.createPostgresAccounts(sql),
