@@ -13,10 +13,11 @@ import { ApiError, errorResponse } from './http/api-error.js';
 import { DeadlineQueue, type RequestLifetime } from './http/deadline.js';
 import { finalize, type Reply } from './http/json.js';
 import { newRequestId } from './http/request-id.js';
-import type { Method, RouteContext, RouteDef } from './http/route.js';
+import type { Method, Principal, RouteContext, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
 import { runJobs } from './jobs.js';
 import { allRoutes } from './routes/index.js';
+import type { CallOptions } from './ports.js';
 import type { Ports, PortsInput } from './service-ports.js';
 import { parseQuery, type RawQuery, rawQueryOf } from './validation/query.js';
 import { createCutover } from './versioning.js';
@@ -42,7 +43,9 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const ports: Ports = { ...input, clock, logger, alarm: throttledAlarm(input.alarm ?? loggingAlarm(logger), clock) };
   const config = resolveConfig(serviceConfig);
   const routes = allRoutes(config);
-  const router = createRouter(routes);
+  // Admin routes without an ADMIN_TOKEN are not served at all: their paths answer 404, and a
+  // path shared with other methods leaves the admin method out of 405's Allow.
+  const router = createRouter(routes.filter((def) => def.access !== 'admin' || config.adminToken));
   const deadlines = new DeadlineQueue(config.requestDeadlineMs);
   const cutover = createCutover(config, routes);
 
@@ -57,17 +60,11 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     extra: Record<string, string>,
   ): Promise<Response | Reply> {
     const url = new URL(request.url);
-    const match = await router.match(request, url);
+    const match = router.match(url);
     if (!match) throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
 
-    const isHead = request.method === 'HEAD';
-    const method = (isHead ? 'GET' : request.method) as Method;
-    const hidden = (d: RouteDef) => d.access === 'admin' && !config.adminToken;
-    if ([...match.byMethod.values()].every(hidden)) {
-      throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
-    }
-    const def = match.byMethod.get(method);
-    if (!def || hidden(def)) {
+    const def = match.byMethod.get(request.method === 'HEAD' ? 'GET' : (request.method as Method));
+    if (!def) {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: match.allow } });
       throw new ApiError(405, 'method_not_allowed', { allow: match.allow.split(', ') }, { allow: match.allow });
     }
@@ -80,36 +77,26 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     // A thunk: on Node's bridge, reading request.signal builds a full Request; only a port that
     // needs cancelling pays for it.
     const lifetime = deadlines.start(() => request.signal);
-    let admission: Admission | null = null;
+    const call = new Call(request, url, match.params, requestId, now, lifetime, context);
     try {
-      admission = await lifetime.race(admit(def, request, context, now, lifetime));
-      if (admission.headers) Object.assign(extra, admission.headers);
-      const admitted = admission;
-      const ctx: RouteContext = {
-        request,
-        url,
-        params: match.params,
-        query: parseQuery(rawQueryOf(url.searchParams) as RawQuery, def.query ?? {}),
-        requestId,
-        now,
-        get signal() {
-          return lifetime.signal;
-        },
-        options: lifetime.callOptions,
-        ports,
-        config,
-        principal: admitted.principal,
-        base: url.pathname.startsWith('/api/v2') ? '/api/v2' : '/api/v1',
-        waitUntil: (p) => keepAlive(context, p),
-      };
-      return await lifetime.race(Promise.resolve(def.handler(ctx)));
+      // One race covers admission and handler: the deadline is per request, not per step.
+      return await lifetime.race(admitAndAnswer(def, call, extra));
     } finally {
       lifetime.dispose();
-      if (admission?.release) keepAlive(context, admission.release());
+      // A slot taken by an admission that outlived the deadline is freed by its 60 s lease.
+      if (call.release) keepAlive(context, call.release());
     }
   }
 
-  function admit(def: RouteDef, request: Request, context: RequestContextInput | undefined, now: number, lifetime: RequestLifetime): Promise<Admission> {
+  async function admitAndAnswer(def: RouteDef, call: Call, extra: Record<string, string>): Promise<Response | Reply> {
+    const admission = await admit(def, call.request, call.context, call.now, call.options);
+    call.release = admission.release;
+    if (admission.headers) Object.assign(extra, admission.headers);
+    const ctx: RouteContext = new HandlerContext(call, call.search(def), admission.principal, ports, config, keepAlive);
+    return def.handler(ctx);
+  }
+
+  function admit(def: RouteDef, request: Request, context: RequestContextInput | undefined, now: number, lifetime: CallOptions): Promise<Admission> {
     switch (def.access) {
       case 'key':
         return admitKey(request, ports, now, true, lifetime);
@@ -163,6 +150,69 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     config,
     runJobs: (now) => runJobs(ports, now ?? new Date(clock.now()), config),
   };
+}
+
+/** One request's state between the steps of the pipeline. */
+class Call {
+  /** Frees the concurrency slot, once admission took one. */
+  release: (() => Promise<void>) | null = null;
+
+  constructor(
+    readonly request: Request,
+    readonly url: URL,
+    readonly params: Record<string, string | null>,
+    readonly requestId: string,
+    readonly now: number,
+    readonly options: RequestLifetime,
+    readonly context: RequestContextInput | undefined,
+  ) {}
+
+  /** The strict query of `def`; a URL without a query string skips URLSearchParams entirely. */
+  search(def: RouteDef): Record<string, unknown> {
+    return parseQuery(this.url.search === '' ? EMPTY_QUERY : (rawQueryOf(this.url.searchParams) as RawQuery), def.query ?? {});
+  }
+}
+
+const EMPTY_QUERY: RawQuery = Object.freeze(Object.create(null));
+
+/**
+ * What a handler sees. A class: the lazy `signal` and `waitUntil` live on the prototype
+ * instead of being fresh closures on every request.
+ */
+class HandlerContext implements RouteContext {
+  readonly request: Request;
+  readonly url: URL;
+  readonly params: Record<string, string | null>;
+  readonly requestId: string;
+  readonly now: number;
+  readonly options: RequestLifetime;
+  readonly base: string;
+
+  constructor(
+    private readonly call: Call,
+    readonly query: Record<string, unknown>,
+    readonly principal: Principal | null,
+    readonly ports: Ports,
+    readonly config: ResolvedConfig,
+    private readonly keep: (context: RequestContextInput | undefined, promise: Promise<unknown>) => void,
+  ) {
+    this.request = call.request;
+    this.url = call.url;
+    this.params = call.params;
+    this.requestId = call.requestId;
+    this.now = call.now;
+    this.options = call.options;
+    this.base = call.url.pathname.startsWith('/api/v2') ? '/api/v2' : '/api/v1';
+  }
+
+  get signal(): AbortSignal {
+    return this.options.signal;
+  }
+
+  /** A getter returning a function, so handlers can destructure it. */
+  get waitUntil(): (promise: Promise<unknown>) => void {
+    return (promise) => this.keep(this.call.context, promise);
+  }
 }
 
 function describe(error: unknown): string {

@@ -7,7 +7,7 @@
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../http/route.js';
-import type { AdmitRequest } from '../ports.js';
+import type { AdmitRequest, CallOptions } from '../ports.js';
 import type { Ports } from '../service-ports.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
 import { authenticate } from './authenticate.js';
@@ -22,13 +22,9 @@ export interface Admission {
   release: (() => Promise<void>) | null;
 }
 
-export async function admitKey(request: Request, ports: Ports, now: number, counted: boolean, lifetime: { readonly signal: AbortSignal }): Promise<Admission> {
-  // A getter, so the AbortSignal is only made when the store actually uses it.
-  const principal = await authenticate(request, ports.accounts, {
-    get signal() {
-      return lifetime.signal;
-    },
-  });
+/** `options` is the request's lifetime: its AbortSignal is only made when the store reads it. */
+export async function admitKey(request: Request, ports: Ports, now: number, counted: boolean, options: CallOptions): Promise<Admission> {
+  const principal = await authenticate(request, ports.accounts, options);
   const admitRequest: AdmitRequest = {
     customerId: principal.customer.id,
     environment: principal.key.environment,

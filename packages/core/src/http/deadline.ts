@@ -57,14 +57,17 @@ export class DeadlineQueue {
  * The AbortSignal handed to ports is created only when a port asks for it: an AbortController
  * costs more than the rest of an in-memory request, and most calls never need one. `race`
  * rejects a hung step with 504 request_aborted whether or not anything looked at the signal.
+ *
+ * The lifetime is itself the CallOptions ports receive (its `signal` is a getter), and it
+ * allocates no closures of its own: one object per request on the hot path.
  */
-export class RequestLifetime {
+export class RequestLifetime implements EventListenerObject {
   prev: RequestLifetime | null = null;
   next: RequestLifetime | null = null;
   private controller: AbortController | null = null;
   private rejectRace: ((error: unknown) => void) | null = null;
   private ended = false;
-  private client: AbortSignal | undefined;
+  private client: AbortSignal | undefined = undefined;
 
   constructor(
     private readonly queue: DeadlineQueue,
@@ -73,14 +76,19 @@ export class RequestLifetime {
   ) {}
 
   /** The deadline passed or the client went away: cancel what runs. */
-  readonly expire = (): void => {
+  expire(): void {
     if (this.ended) return;
     this.ended = true;
     this.queue.unlink(this);
     const reason = requestAborted();
     this.controller?.abort(reason);
     this.rejectRace?.(reason);
-  };
+  }
+
+  /** The client's abort event (the lifetime listens as an EventListenerObject: no bound closure). */
+  handleEvent(): void {
+    this.expire();
+  }
 
   /** Fires at the deadline or when the client goes away; pass it to every port call. */
   get signal(): AbortSignal {
@@ -89,20 +97,10 @@ export class RequestLifetime {
       this.client = this.clientSignal();
       if (this.ended) this.controller.abort(requestAborted());
       else if (this.client?.aborted) this.expire();
-      else this.client?.addEventListener('abort', this.expire, { once: true });
+      else this.client?.addEventListener('abort', this, { once: true });
     }
     return this.controller.signal;
   }
-
-  /** CallOptions for ports whose `signal` is made on first read. */
-  readonly callOptions: { readonly signal: AbortSignal } = (() => {
-    const lifetime = this;
-    return {
-      get signal() {
-        return lifetime.signal;
-      },
-    };
-  })();
 
   /** Resolves with `work`, or rejects with 504 request_aborted as soon as the lifetime ends. */
   race<T>(work: Promise<T>): Promise<T> {
@@ -127,6 +125,6 @@ export class RequestLifetime {
       this.ended = true;
       this.queue.unlink(this);
     }
-    if (this.controller) this.client?.removeEventListener('abort', this.expire);
+    if (this.controller) this.client?.removeEventListener('abort', this);
   }
 }

@@ -18,7 +18,7 @@ interface PathEntry {
 }
 
 export interface Router {
-  match(request: Request, url: URL): Promise<PathMatch | null>;
+  match(url: URL): PathMatch | null;
   routes: readonly RouteDef[];
 }
 
@@ -52,8 +52,9 @@ export function createRouter(routes: readonly RouteDef[]): Router {
   return {
     routes,
     // itty-router compiles each path pattern to a RegExp; matching the already-parsed
-    // pathname against those avoids itty's own second URL parse on every request.
-    async match(_request, url) {
+    // pathname against those avoids itty's own second URL parse on every request, and keeps
+    // the match synchronous (itty's fetch is async: a promise and a tick per request).
+    match(url) {
       for (const [, regex, handlers] of itty.routes as unknown as Array<
         [string, RegExp, Array<(req: { params: Record<string, string> }) => { entry: PathEntry }>]
       >) {

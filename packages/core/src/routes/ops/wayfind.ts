@@ -94,7 +94,7 @@ export const wayfindRoute = (routes: () => readonly RouteDef[]) => {
       if (!query.path.startsWith('/')) throw invalidQuery([{ path: 'path', message: 'must be a path starting with /api/v1' }]);
       const url = new URL(query.path, config.baseUrl);
       if (!isV1Path(url.pathname)) throw invalidQuery([{ path: 'path', message: 'must be a path starting with /api/v1' }]);
-      const match = await v1Router().match(new Request(url, { method: query.method ?? 'GET' }), url);
+      const match = v1Router().match(url);
       if (!match) throw invalidQuery([{ path: 'path', message: `no v1 route matches ${url.pathname}` }]);
       const methods = [...match.byMethod.keys()];
       const method: Method = query.method ?? (methods.length === 1 ? (methods[0] as Method) : 'GET');
