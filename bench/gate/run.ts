@@ -7,6 +7,7 @@
  */
 import { createService, issueCustomerKey } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
+import { nativeHasher } from '@catalogue/host-kit';
 import { IttyRouter } from 'itty-router';
 import { Bench } from 'tinybench';
 import { fixtureData } from '../../test/support/fixture-data.js';
@@ -14,7 +15,8 @@ import { fixtureData } from '../../test/support/fixture-data.js';
 const BASE = 'http://bench.local';
 const catalogue = createMemoryCatalogue(fixtureData());
 const accounts = createMemoryAccounts();
-const service = createService({ catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } }, { baseUrl: BASE });
+// The hasher as every host wires it (host-kit's createServiceFromEnv): the runtime's native SHA-256.
+const service = createService({ catalogue, accounts, limiter: createMemoryLimiter(), hasher: nativeHasher(), logger: { log() {} } }, { baseUrl: BASE });
 // Limits high enough that the benchmark measures the gate's work, never a 429.
 const issued = await issueCustomerKey(
   accounts,

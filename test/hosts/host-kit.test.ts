@@ -2,7 +2,10 @@
  * @catalogue/host-kit: the configuration table, and createServiceFromEnv building the ports it
  * names — memory by default, PostgreSQL with DATABASE_URL, the Redis limiter with REDIS_URL.
  */
-import { capRequestBody, clientIpFrom, createServiceFromEnv, readEnv } from '@catalogue/host-kit';
+import { createHash } from 'node:crypto';
+import { pureHasher } from '@catalogue/core';
+import { capRequestBody, clientIpFrom, createServiceFromEnv, nativeHasher, readEnv } from '@catalogue/host-kit';
+import fc from 'fast-check';
 import { migrate } from '@catalogue/postgres';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +71,23 @@ describe('the shared host pieces', () => {
     const declared = capRequestBody(new Request('http://h/x', { method: 'POST', body: 'x', headers: { 'content-length': '5000' } }), 1000);
     expect(declared).toBeInstanceOf(Response);
     expect(await (declared as Response).json()).toEqual({ error: 'payload_too_large', max_bytes: 1000 });
+  });
+});
+
+describe('the native hasher the hosts inject into the gate', () => {
+  const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+
+  it.each([
+    ['one-shot crypto.hash', nativeHasher()],
+    ['createHash fallback (runtimes without crypto.hash)', nativeHasher({ createHash })],
+  ])('%s gives the same hashes as core\'s pure-JS default', (_name, hasher) => {
+    expect(hasher.sha256Hex('abc')).toBe(ABC);
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), (text) => {
+        expect(hasher.sha256Hex(text)).toBe(pureHasher.sha256Hex(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -1,7 +1,10 @@
-/** Default Clock, Logger and Alarm: wall clock, JSON lines on the console, alarms as error records. */
-import type { Alarm, Clock, Logger, LogLevel, LogRecord } from './ports.js';
+/** Default Clock, Logger, Alarm and Hasher: wall clock, JSON lines on the console, alarms as error records, pure-JS SHA-256. */
+import { sha256Hex } from './gate/hash.js';
+import type { Alarm, Clock, Hasher, Logger, LogLevel, LogRecord } from './ports.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+export const pureHasher: Hasher = { sha256Hex };
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 

@@ -5,7 +5,7 @@ export { overageIdentifier, reportOverage, reviewContracts } from './billing/ove
 export { seal, unseal } from './billing/seal.js';
 export type { ResolvedConfig, ServiceConfig } from './config.js';
 export * from './dataset.js';
-export { consoleLogger, loggingAlarm, systemClock, throttledAlarm } from './defaults.js';
+export { consoleLogger, loggingAlarm, pureHasher, systemClock, throttledAlarm } from './defaults.js';
 export { GRACE_MS } from './gate/authenticate.js';
 export { BEACON_TOKEN_TTL_MS, type BeaconClaims, type BeaconSigner, createBeaconSigner } from './gate/beacon-token.js';
 export { constantTimeEqual, sha256Hex } from './gate/hash.js';

@@ -500,7 +500,7 @@ export interface Billing {
   reportOverage(report: OverageReport): Promise<void>;
 }
 
-// ───────────────────────────── Clock, Logger, Alarm ─────────────────────────────
+// ───────────────────────────── Clock, Logger, Alarm, Hasher ─────────────────────────────
 
 export interface Clock {
   /** Epoch milliseconds. */
@@ -522,6 +522,16 @@ export interface Logger {
 
 export interface Alarm {
   raise(kind: string, detail: Record<string, unknown>): void;
+}
+
+/**
+ * SHA-256 of the presented API key, on the gate's hot path. Core's default is pure JS
+ * (@noble/hashes); hosts inject the runtime's native one (host-kit `nativeHasher`), several
+ * times faster. Any correct implementation gives the same hashes, so the two can be mixed.
+ */
+export interface Hasher {
+  /** SHA-256 of the UTF-8 bytes of `text`, as 64 lowercase hex digits. */
+  sha256Hex(text: string): string;
 }
 
 // ───────────────────────────── Search events ─────────────────────────────

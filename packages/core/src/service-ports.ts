@@ -1,6 +1,6 @@
-import type { Accounts, Alarm, Billing, Catalogue, Clock, Limiter, Logger, Mailer } from './ports.js';
+import type { Accounts, Alarm, Billing, Catalogue, Clock, Hasher, Limiter, Logger, Mailer } from './ports.js';
 
-/** The ports a service is built from. Clock, Logger and Alarm have defaults. */
+/** The ports a service is built from. Clock, Logger, Alarm and Hasher have defaults. */
 export interface Ports {
   catalogue: Catalogue;
   accounts: Accounts;
@@ -11,6 +11,7 @@ export interface Ports {
   clock: Clock;
   logger: Logger;
   alarm: Alarm;
+  hasher: Hasher;
 }
 
-export type PortsInput = Omit<Ports, 'clock' | 'logger' | 'alarm'> & Partial<Pick<Ports, 'clock' | 'logger' | 'alarm'>>;
+export type PortsInput = Omit<Ports, 'clock' | 'logger' | 'alarm' | 'hasher'> & Partial<Pick<Ports, 'clock' | 'logger' | 'alarm' | 'hasher'>>;

@@ -7,7 +7,7 @@
  * becomes the spec's body in one place (`errorResponse`).
  */
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
-import { consoleLogger, loggingAlarm, systemClock, throttledAlarm } from './defaults.js';
+import { consoleLogger, loggingAlarm, pureHasher, systemClock, throttledAlarm } from './defaults.js';
 import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
 import { ApiError, errorResponse } from './http/api-error.js';
 import { DeadlineQueue, type RequestLifetime } from './http/deadline.js';
@@ -40,7 +40,7 @@ export interface Service {
 export function createService(input: PortsInput, serviceConfig: ServiceConfig): Service {
   const clock = input.clock ?? systemClock;
   const logger = input.logger ?? consoleLogger();
-  const ports: Ports = { ...input, clock, logger, alarm: throttledAlarm(input.alarm ?? loggingAlarm(logger), clock) };
+  const ports: Ports = { ...input, clock, logger, alarm: throttledAlarm(input.alarm ?? loggingAlarm(logger), clock), hasher: input.hasher ?? pureHasher };
   const config = resolveConfig(serviceConfig);
   const routes = allRoutes(config);
   // Admin routes without an ADMIN_TOKEN are not served at all: their paths answer 404, and a
@@ -74,9 +74,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     if (versioned.headers) Object.assign(extra, versioned.headers);
     if (versioned.redirect) return versioned.redirect;
     if (versioned.gone) throw versioned.gone;
-    // A thunk: on Node's bridge, reading request.signal builds a full Request; only a port that
-    // needs cancelling pays for it.
-    const lifetime = deadlines.start(() => request.signal);
+    const lifetime = deadlines.start(request);
     const call = new Call(request, url, match.params, requestId, now, lifetime, context);
     try {
       // One race covers admission and handler: the deadline is per request, not per step.

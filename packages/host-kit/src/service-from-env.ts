@@ -20,6 +20,7 @@ import {
 } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { type HostEnv, readEnv } from './env.js';
+import { nativeHasher } from './native-hasher.js';
 
 export interface ServiceFromEnvOptions {
   logger?: Logger;
@@ -72,7 +73,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
   const adminToken = env.adminToken ?? options.adminToken ?? null;
 
   const service = createService(
-    { catalogue: store.catalogue, accounts: store.accounts, limiter: limits.limiter, logger, ...(billing ? { billing } : {}), ...(mailer ? { mailer } : {}) },
+    { catalogue: store.catalogue, accounts: store.accounts, limiter: limits.limiter, logger, hasher: nativeHasher(), ...(billing ? { billing } : {}), ...(mailer ? { mailer } : {}) },
     {
       baseUrl: env.baseUrl,
       adminToken,

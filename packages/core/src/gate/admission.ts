@@ -24,7 +24,7 @@ export interface Admission {
 
 /** `options` is the request's lifetime: its AbortSignal is only made when the store reads it. */
 export async function admitKey(request: Request, ports: Ports, now: number, counted: boolean, options: CallOptions): Promise<Admission> {
-  const principal = await authenticate(request, ports.accounts, options);
+  const principal = await authenticate(request, ports.accounts, ports.hasher, options);
   const admitRequest: AdmitRequest = {
     customerId: principal.customer.id,
     environment: principal.key.environment,

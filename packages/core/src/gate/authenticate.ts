@@ -5,22 +5,21 @@
  */
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../http/route.js';
-import type { Accounts, CallOptions } from '../ports.js';
+import type { Accounts, CallOptions, Hasher } from '../ports.js';
 import { policyFor } from '../tiers.js';
-import { sha256Hex } from './hash.js';
 import { parseApiKey } from './key-format.js';
 
 /** Days a past_due customer keeps the grace window before keys are suspended. */
 export const GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 
-export async function authenticate(request: Request, accounts: Accounts, options?: CallOptions): Promise<Principal> {
+export async function authenticate(request: Request, accounts: Accounts, hasher: Hasher, options?: CallOptions): Promise<Principal> {
   const presented = request.headers.get('x-api-key');
   if (presented === null || presented === '') {
     throw new ApiError(401, 'missing_api_key', { message: 'send your key in the X-API-Key header' });
   }
   const parsed = parseApiKey(presented);
   if (!parsed) throw invalidKey();
-  const found = await accounts.findKeyByHash(sha256Hex(presented), options);
+  const found = await accounts.findKeyByHash(hasher.sha256Hex(presented), options);
   if (!found || found.key.environment !== parsed.environment) throw invalidKey();
   const { key, customer } = found;
   if (key.status === 'rotated' || key.status === 'revoked') {

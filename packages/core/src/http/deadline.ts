@@ -17,9 +17,9 @@ export class DeadlineQueue {
 
   constructor(readonly budgetMs: number) {}
 
-  /** `client` is read only when a port asks for the signal (see RequestLifetime). */
-  start(client: () => AbortSignal | undefined): RequestLifetime {
-    const lifetime = new RequestLifetime(this, client, Date.now() + this.budgetMs);
+  /** The request's own signal (the client's disconnect) is read only when a port asks for one (see RequestLifetime). */
+  start(request: { readonly signal?: AbortSignal }): RequestLifetime {
+    const lifetime = new RequestLifetime(this, request, Date.now() + this.budgetMs);
     lifetime.prev = this.tail;
     if (this.tail) this.tail.next = lifetime;
     else this.head = lifetime;
@@ -71,7 +71,8 @@ export class RequestLifetime implements EventListenerObject {
 
   constructor(
     private readonly queue: DeadlineQueue,
-    private readonly clientSignal: () => AbortSignal | undefined,
+    /** Read lazily: on Node's bridge, `request.signal` builds a full Request. */
+    private readonly request: { readonly signal?: AbortSignal },
     readonly deadlineAt: number,
   ) {}
 
@@ -94,7 +95,7 @@ export class RequestLifetime implements EventListenerObject {
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
-      this.client = this.clientSignal();
+      this.client = this.request.signal;
       if (this.ended) this.controller.abort(requestAborted());
       else if (this.client?.aborted) this.expire();
       else this.client?.addEventListener('abort', this, { once: true });
