@@ -167,11 +167,14 @@ class Call {
 
   /** The strict query of `def`; a URL without a query string skips URLSearchParams entirely. */
   search(def: RouteDef): Record<string, unknown> {
-    return parseQuery(this.url.search === '' ? EMPTY_QUERY : (rawQueryOf(this.url.searchParams) as RawQuery), def.query ?? {});
+    if (this.url.search === '') return def.query ? parseQuery(EMPTY_QUERY, def.query) : NO_PARAMS;
+    return parseQuery(rawQueryOf(this.url.searchParams) as RawQuery, def.query ?? {});
   }
 }
 
 const EMPTY_QUERY: RawQuery = Object.freeze(Object.create(null));
+/** The query of a route that takes no parameters, called without any. */
+const NO_PARAMS: Record<string, unknown> = Object.freeze({});
 
 /**
  * What a handler sees. A class: the lazy `signal` and `waitUntil` live on the prototype

@@ -22,10 +22,16 @@ export function html(body: string, status = 200, headers?: Record<string, string
   return new Reply(status, body, { 'content-type': 'text/html; charset=utf-8', ...headers });
 }
 
-/** A Reply or a Response with extra headers, as one Response (no body for HEAD). */
+/**
+ * A Reply or a Response with extra headers, as one Response (no body for HEAD). `extra` is the
+ * request's own object, so the Reply's headers are copied into it (where it has no value of
+ * its own) rather than both into a third object.
+ */
 export function finalize(result: Reply | Response, extra: Record<string, string>, head: boolean): Response {
   if (result instanceof Reply) {
-    return new Response(head ? null : result.body, { status: result.status, headers: { ...result.headers, ...extra } });
+    const own = result.headers;
+    for (const name in own) if (!(name in extra)) extra[name] = own[name] as string;
+    return new Response(head ? null : result.body, { status: result.status, headers: extra });
   }
   for (const name in extra) result.headers.set(name, extra[name] as string);
   return head ? new Response(null, { status: result.status, headers: result.headers }) : result;
