@@ -64,7 +64,9 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const { name, fn } of Object.values(TASKS)) bench.add(name, fn);
   await bench.run();
   for (const [id, { name }] of Object.entries(TASKS) as Array<[TaskId, { name: string }]>) {
-    const latency = (bench.getTask(name)?.result as { latency: { mean: number; p50: number } }).latency;
+    const result = bench.getTask(name)?.result as { latency: { mean: number; p50: number } } | undefined;
+    if (!result) throw new Error(`no result for ${name}`);
+    const latency = result.latency;
     means[id].push(latency.mean * 1000);
     medians[id].push(latency.p50 * 1000);
   }
@@ -80,4 +82,6 @@ console.table(
 );
 const ratio = (id: TaskId, of: Record<TaskId, number[]>) => median(of[id].map((v, i) => v / (of.bare[i] as number)));
 console.log(`pure-JS default hasher: mean ${ratio('pureJs', means).toFixed(2)}×, median ${ratio('pureJs', medians).toFixed(2)}×`);
-console.log(`ratio (service / bare), as hosts wire it: mean ${ratio('hosted', means).toFixed(2)}×, median ${ratio('hosted', medians).toFixed(2)}×   goal ≤ 1.5×`);
+console.log(
+  `ratio (service / bare), as hosts wire it: mean ${ratio('hosted', means).toFixed(2)}×, median ${ratio('hosted', medians).toFixed(2)}×   goal ≤ 1.5×`,
+);

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { pureHasher } from '@catalogue/core';
 import { capRequestBody, clientIpFrom, createServiceFromEnv, nativeHasher, readEnv } from '@catalogue/host-kit';
-import fc from 'fast-check';
 import { migrate } from '@catalogue/postgres';
+import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../conformance/databases.js';
@@ -80,7 +80,7 @@ describe('the native hasher the hosts inject into the gate', () => {
   it.each([
     ['one-shot crypto.hash', nativeHasher()],
     ['createHash fallback (runtimes without crypto.hash)', nativeHasher({ createHash })],
-  ])('%s gives the same hashes as core\'s pure-JS default', (_name, hasher) => {
+  ])("%s gives the same hashes as core's pure-JS default", (_name, hasher) => {
     expect(hasher.sha256Hex('abc')).toBe(ABC);
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), (text) => {

@@ -4,7 +4,7 @@ export { capRequestBody, countingStream, declaredTooLarge, HOST_MAX_BODY_BYTES, 
 export { clientIpFrom } from './client-ip.js';
 export { banner, demoSecrets, issueDemoKey, persistentSecret } from './demo.js';
 export { type HostEnv, readEnv, type StorageChoice } from './env.js';
-export { nativeHasher } from './native-hasher.js';
 export { JOBS_INTERVAL_MS, type JobSchedule, scheduleJobs } from './jobs.js';
+export { nativeHasher } from './native-hasher.js';
 export { createServiceFromEnv, type HostedService, type HostStorage, type ServiceFromEnvOptions } from './service-from-env.js';
 export { exitGracefullyOnSignals } from './shutdown.js';

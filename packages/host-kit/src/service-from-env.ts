@@ -73,7 +73,15 @@ export async function createServiceFromEnv(source: Record<string, string | undef
   const adminToken = env.adminToken ?? options.adminToken ?? null;
 
   const service = createService(
-    { catalogue: store.catalogue, accounts: store.accounts, limiter: limits.limiter, logger, hasher: nativeHasher(), ...(billing ? { billing } : {}), ...(mailer ? { mailer } : {}) },
+    {
+      catalogue: store.catalogue,
+      accounts: store.accounts,
+      limiter: limits.limiter,
+      logger,
+      hasher: nativeHasher(),
+      ...(billing ? { billing } : {}),
+      ...(mailer ? { mailer } : {}),
+    },
     {
       baseUrl: env.baseUrl,
       adminToken,

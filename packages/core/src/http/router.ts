@@ -108,7 +108,10 @@ function bucketByStaticPrefix(paths: string[], compiled: Compiled[]) {
     const parts = key === '' ? [] : key.split('/');
     const prefixes = parts.map((_, n) => parts.slice(0, n).join('/')).concat(key);
     const list = prefixes.flatMap((prefix) => own.get(prefix) ?? []);
-    merged.set(key, [...new Set(list)].sort((a, b) => a.order - b.order));
+    merged.set(
+      key,
+      [...new Set(list)].sort((a, b) => a.order - b.order),
+    );
   }
   const lengths = [...new Set([...own.keys()].map(keyLength))].sort((a, b) => b - a);
   const none: Compiled[] = [];
