@@ -101,6 +101,35 @@ describe.each(TRANSPORTS)('fail-open over %s', (transportName) => {
     expect(await accounts.getUsage(customerId, 'live', MONTH)).toBe(admitted + 5);
   });
 
+  it('bounds the outage buffer: past maxBufferedCalls calls share an overflow entry, and each still counts once', async () => {
+    const customerId = 'cus_long_outage';
+    const records: Array<{ kind: string }> = [];
+    const bounded = createRedisLimiter({
+      redis: transports[0]!.redis,
+      accounts,
+      prefix: 'fo-cap',
+      timeoutMs: TIMEOUT_MS,
+      maxBufferedCalls: 5,
+      logger: { log: (r) => records.push(r) },
+    });
+    let warm: LimitDecision | null = null;
+    for (let attempt = 0; attempt < 20 && !warm; attempt++) warm = await bounded.admit(request(policy(), NOW, { customerId })).catch(() => null);
+    expect(warm?.allowed).toBe(true);
+
+    await server.kill();
+    for (let i = 1; i <= 40; i++) await expect(bounded.admit(request(policy(), NOW + i, { customerId }))).rejects.toThrow();
+    expect(bounded.bufferedEntries()).toBe(6); // 5 calls of their own + one overflow entry
+    expect(bounded.pendingCalls(customerId, 'live', MONTH)).toBe(41);
+    expect(records.filter((r) => r.kind === 'ratelimit.buffer_full')).toHaveLength(1);
+
+    await server.start();
+    await untilReachable(transports[0]!);
+    await bounded.runJobs(NOW + 60_000);
+    expect(bounded.bufferedEntries()).toBe(0);
+    expect(await bounded.monthCount(customerId, 'live', MONTH)).toBe(41);
+    expect(await accounts.getUsage(customerId, 'live', MONTH)).toBe(41);
+  });
+
   it('does not replay a call whose reply timed out but that Redis applied', async () => {
     const customerId = 'cus_slow';
     expect((await call(0, customerId)).decision?.monthCount).toBe(1);

@@ -4,6 +4,7 @@ export {
   CALL_MARKER_TTL_MS,
   createRedisLimiter,
   LEASE_MS,
+  MAX_BUFFERED_CALLS,
   type RedisLimiter,
   type RedisLimiterOptions,
 } from './redis-limiter.js';

@@ -11,6 +11,8 @@
  *   confirmed under the old generation are replayed into the new one before they are flushed,
  *   so the seed and the replay never hold the same call. (Left open: Redis restarting between
  *   the replay and the durable write of one flush, a window of one Accounts call.)
+ * - the outage buffer is bounded (`maxBufferedCalls`): past it, a group's calls share one
+ *   overflow entry (see usage-ledger.ts for what that trades away).
  */
 import type { Accounts, AdmitRequest, BurstState, Clock, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '@catalogue/core';
 import { monthOf, nextMonthStart } from '@catalogue/core';
@@ -29,6 +31,8 @@ export const CALL_MARKER_TTL_MS = 15 * 60_000;
 const MONTH_COUNTER_GRACE_MS = 35 * 24 * 3_600_000;
 /** Markers per replay script call. */
 const REPLAY_CHUNK = 500;
+/** Failed-open calls kept one entry each (about 100 bytes apiece: ~10 MB) before overflow entries. */
+export const MAX_BUFFERED_CALLS = 100_000;
 
 export interface RedisLimiterOptions {
   /** An @upstash/redis client: REST (`new Redis({ url, token })`) or TCP (`createTcpRedis`). */
@@ -42,12 +46,16 @@ export interface RedisLimiterOptions {
   timeoutMs?: number;
   /** Time limit of background store calls (release, replay, flush). */
   backgroundTimeoutMs?: number;
+  /** Bound of the outage buffer's per-call entries (default MAX_BUFFERED_CALLS). */
+  maxBufferedCalls?: number;
 }
 
 export interface RedisLimiter extends Limiter {
   runJobs(now: number): Promise<void>;
   /** Calls admitted by this instance not yet in durable usage. */
   pendingCalls(customerId: string, environment: Environment, month: string): number;
+  /** Entries the outage buffer holds (at most maxBufferedCalls plus one overflow entry per group). */
+  bufferedEntries(): number;
   readonly keys: LimiterKeys;
 }
 
@@ -60,7 +68,8 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   const timeoutMs = options.timeoutMs ?? 50;
   const backgroundTimeoutMs = options.backgroundTimeoutMs ?? 2_000;
   const keys = limiterKeys(options.prefix ?? 'catalogue:limits');
-  const ledger: UsageLedger = createUsageLedger();
+  const newId = () => crypto.randomUUID();
+  const ledger: UsageLedger = createUsageLedger({ maxBufferedCalls: options.maxBufferedCalls ?? MAX_BUFFERED_CALLS, newId });
 
   const admitScript = redis.createScript<Reply>(ADMIT_SCRIPT);
   const replayScript = redis.createScript<Reply>(REPLAY_SCRIPT);
@@ -70,7 +79,6 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   // A relative TTL (Redis' own clock may disagree with the injected one): the rest of the
   // month as the caller sees it, plus the grace.
   const monthTtlMs = (month: string, now: number) => Math.max(0, nextMonthStart(Date.parse(`${month}-01T00:00:00Z`)) - now) + MONTH_COUNTER_GRACE_MS;
-  const newId = () => crypto.randomUUID();
   const windowOf = (now: number) => Math.floor(now / BURST_WINDOW_MS);
 
   function warn(kind: string, fields: Record<string, unknown>, error?: unknown): void {
@@ -121,7 +129,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
 
   async function replayGroup(group: LedgerGroup): Promise<string> {
     const monthKey = keys.month(group.customerId, group.environment, group.month);
-    const entries = [...group.unconfirmed];
+    const entries = ledger.snapshot(group);
     let gen: string | null = null;
     // With nothing to replay the script still answers the counter's generation (and seeds it).
     for (let i = 0; i === 0 || i < entries.length; i += REPLAY_CHUNK) {
@@ -137,7 +145,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
       if (reply[0] !== 'ok') throw new Error('month counter could not be seeded for replay');
       gen = String(reply[1]);
       for (const [id, count] of chunk) {
-        group.unconfirmed.delete(id);
+        ledger.settle(group, id);
         group.confirmed.set(gen, (group.confirmed.get(gen) ?? 0) + count);
       }
     }
@@ -152,7 +160,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     for (const [oldGen, count] of group.confirmed) {
       if (oldGen === gen) continue;
       group.confirmed.delete(oldGen);
-      group.unconfirmed.set(`lost:${newId()}`, count);
+      ledger.rebuffer(group, `lost:${newId()}`, count);
       lost = true;
     }
     if (lost) gen = await replayGroup(group);
@@ -218,7 +226,11 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
       } catch (error) {
         // Core lets this call through (fail open), so it counts: buffer it under its call id; the
         // replay counts it unless the script did land (its marker then says so).
-        ledger.buffer(customerId, environment, month, callId, 1);
+        const buffered = ledger.buffer(customerId, environment, month, callId, 1);
+        if (buffered === 'overflow-opened') {
+          // Once per group and replay cycle: the outage outlasted the per-call buffer.
+          warn('ratelimit.buffer_full', { customer_id: customerId, environment, month, buffered_calls: ledger.entries() });
+        }
         if (error instanceof StoreTimeoutError) void releaseLease(keyId, callId);
         throw error;
       }
@@ -330,5 +342,6 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     },
 
     pendingCalls: (customerId, environment, month) => ledger.pending(customerId, environment, month),
+    bufferedEntries: () => ledger.entries(),
   };
 }
