@@ -99,6 +99,39 @@ describe('HTTP behaviour', () => {
     expect(seen?.aborted).toBe(true);
   });
 
+  it('an admission that outlives the deadline frees its slot at once and never starts the handler', async () => {
+    const catalogue = createMemoryCatalogue(fixtureData());
+    let handlerCalls = 0;
+    const master = catalogue.master.bind(catalogue);
+    catalogue.master = (id, options) => {
+      handlerCalls++;
+      return master(id, options);
+    };
+    const limiter = createMemoryLimiter();
+    let releases = 0;
+    let admitted: () => void = () => {};
+    const late = new Promise<void>((resolve) => {
+      admitted = resolve;
+    });
+    const admit = limiter.admit.bind(limiter);
+    limiter.admit = async (request) => {
+      const decision = await admit(request);
+      await new Promise((r) => setTimeout(r, 120)); // the store answers after the 50 ms deadline
+      admitted();
+      return { ...decision, release: async () => void releases++ };
+    };
+    const accounts = createMemoryAccounts();
+    const service = createService({ catalogue, accounts, limiter, logger: { log() {} } }, { baseUrl: 'http://x.test', requestDeadlineMs: 50 });
+    const { issueCustomerKey } = await import('@catalogue/core');
+    const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier: 'self_serve_49', environment: 'test' }, new Date());
+    const res = await service.fetch(new Request('http://x.test/api/v1/masters/113', { headers: { 'x-api-key': issued.plaintext } }));
+    await expectError(res, 504, 'request_aborted');
+    await late;
+    await new Promise((r) => setTimeout(r, 10));
+    expect(releases).toBe(1);
+    expect(handlerCalls).toBe(0);
+  });
+
   it('a client disconnect aborts the request signal', async () => {
     const catalogue = createMemoryCatalogue(fixtureData());
     let seen: AbortSignal | undefined;

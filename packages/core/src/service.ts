@@ -10,7 +10,7 @@ import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config
 import { consoleLogger, loggingAlarm, pureHasher, systemClock, throttledAlarm } from './defaults.js';
 import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
 import { ApiError, errorResponse } from './http/api-error.js';
-import { DeadlineQueue, type RequestLifetime } from './http/deadline.js';
+import { DeadlineQueue, type RequestLifetime, requestAborted } from './http/deadline.js';
 import { finalize, type Reply } from './http/json.js';
 import { newRequestId } from './http/request-id.js';
 import type { Method, Principal, RouteContext, RouteDef } from './http/route.js';
@@ -81,13 +81,19 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
       return await lifetime.race(admitAndAnswer(def, call, extra));
     } finally {
       lifetime.dispose();
-      // A slot taken by an admission that outlived the deadline is freed by its 60 s lease.
+      // An admission that outlives the deadline frees its own slot (admitAndAnswer).
       if (call.release) keepAlive(context, call.release());
     }
   }
 
   async function admitAndAnswer(def: RouteDef, call: Call, extra: Record<string, string>): Promise<Response | Reply> {
     const admission = await admit(def, call.request, call.context, call.now, call.options);
+    if (call.options.ended) {
+      // The caller already has its 504: free the slot now, and never start a handler (nor
+      // its side effects) for a request that is over.
+      if (admission.release) keepAlive(call.context, admission.release());
+      throw requestAborted();
+    }
     call.release = admission.release;
     if (admission.headers) Object.assign(extra, admission.headers);
     const ctx: RouteContext = new HandlerContext(call, call.search(def), admission.principal, ports, config, keepAlive);

@@ -66,7 +66,7 @@ export class RequestLifetime implements EventListenerObject {
   next: RequestLifetime | null = null;
   private controller: AbortController | null = null;
   private rejectRace: ((error: unknown) => void) | null = null;
-  private ended = false;
+  private over = false;
   private client: AbortSignal | undefined = undefined;
 
   constructor(
@@ -76,10 +76,15 @@ export class RequestLifetime implements EventListenerObject {
     readonly deadlineAt: number,
   ) {}
 
+  /** True once the deadline passed, the client went away, or the request was answered. */
+  get ended(): boolean {
+    return this.over;
+  }
+
   /** The deadline passed or the client went away: cancel what runs. */
   expire(): void {
-    if (this.ended) return;
-    this.ended = true;
+    if (this.over) return;
+    this.over = true;
     this.queue.unlink(this);
     const reason = requestAborted();
     this.controller?.abort(reason);
@@ -96,7 +101,7 @@ export class RequestLifetime implements EventListenerObject {
     if (!this.controller) {
       this.controller = new AbortController();
       this.client = this.request.signal;
-      if (this.ended) this.controller.abort(requestAborted());
+      if (this.over) this.controller.abort(requestAborted());
       else if (this.client?.aborted) this.expire();
       else this.client?.addEventListener('abort', this, { once: true });
     }
@@ -105,7 +110,7 @@ export class RequestLifetime implements EventListenerObject {
 
   /** Resolves with `work`, or rejects with 504 request_aborted as soon as the lifetime ends. */
   race<T>(work: Promise<T>): Promise<T> {
-    if (this.ended) return Promise.reject(requestAborted());
+    if (this.over) return Promise.reject(requestAborted());
     return new Promise<T>((resolve, reject) => {
       this.rejectRace = reject;
       work.then(
@@ -122,8 +127,8 @@ export class RequestLifetime implements EventListenerObject {
   }
 
   dispose(): void {
-    if (!this.ended) {
-      this.ended = true;
+    if (!this.over) {
+      this.over = true;
       this.queue.unlink(this);
     }
     if (this.controller) this.client?.removeEventListener('abort', this);
