@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../../../test/conformance/databases.js';
 import { conformanceFixture } from '../../../test/conformance/fixture.js';
 import { renderMigrationsModule } from '../scripts/embed-migrations.js';
+import { createPostgresCatalogue } from './catalogue/index.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.generated.js';
 import { createPostgresWriter } from './writer/index.js';
@@ -46,6 +47,7 @@ describe('migrations and writer on PostgreSQL', () => {
       'bandcamp_observations',
       'bandcamp_releases',
       'search_documents',
+      'master_records',
       'signal_breakouts',
       'signal_tastemakers',
       'signal_ones_to_watch',
@@ -65,6 +67,42 @@ describe('migrations and writer on PostgreSQL', () => {
     expect(await snapshot()).toBe(before);
     const [{ n }] = (await db.sql`SELECT count(*)::int AS n FROM masters`) as unknown as [{ n: number }];
     expect(n).toBe(data.masters.length);
+  });
+
+  it('stores every master record at finish(), serves a master changed since then live, and stores it again at the next finish()', async () => {
+    const data = conformanceFixture();
+    await loadCatalogue(db, data);
+    const catalogue = createPostgresCatalogue(db.sql);
+    const stored = async (id: number) =>
+      ((await db.sql`SELECT record::text AS text FROM master_records WHERE master_id = ${id}`) as unknown as Array<{ text: string }>)[0]?.text;
+    const [{ n }] = (await db.sql`SELECT count(*)::int AS n FROM master_records`) as unknown as [{ n: number }];
+    expect(n).toBe(data.masters.length);
+    const first = data.masters[0]!;
+    const before = await catalogue.master(first.master_id);
+    expect(JSON.parse((await stored(first.master_id)) as string)).toEqual(before);
+
+    const writer = createPostgresWriter(db.sql, { staging: db.staging });
+    await writer.writeMasters([{ ...first, title: 'Retitled since the last finish' }]);
+    expect(await stored(first.master_id)).toBeUndefined();
+    expect((await catalogue.master(first.master_id))?.title).toBe('Retitled since the last finish');
+    expect((await catalogue.masters([first.master_id, 424242, data.masters[1]!.master_id])).map((m) => m.title)).toEqual([
+      'Retitled since the last finish',
+      data.masters[1]!.title,
+    ]);
+
+    await writer.finish();
+    expect(JSON.parse((await stored(first.master_id)) as string).title).toBe('Retitled since the last finish');
+    await writer.writeMasters([first]);
+    await writer.finish();
+    expect(await catalogue.master(first.master_id)).toEqual(before);
+
+    // A change to a master's main release drops its record too.
+    const main = data.releases.find((release) => release.release_id === first.main_release_id);
+    expect(main).toBeDefined();
+    await writer.writeReleases([{ ...main!, country: 'Atlantis' }]);
+    expect(await stored(first.master_id)).toBeUndefined();
+    await writer.finish();
+    expect(await stored(first.master_id)).toBeDefined();
   });
 
   it('applies a batch atomically: a bad row leaves nothing of its batch behind', async () => {

@@ -8,12 +8,42 @@ import type { Reader } from './reader.js';
 type Ref = [id: number, slug: string | null, name: string];
 
 /**
- * One round trip: the masters with their main releases and the slug and name of every artist
- * and label they reference (the ids ReferencedIds.masters().releases() collects, read from the
- * documents in SQL). Two sequential queries cost a second round trip per request, which on
- * the master route was as much as the query itself.
+ * Master records in the order of `ids` (each once), missing ids left out. One round trip reads
+ * the stored records (master_records, rebuilt by the writer's finish()); a master written since
+ * then has none yet and is assembled live.
  */
 export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterData[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const rows = await read(
+    signal,
+    () => sql<Array<{ master_id: number; record: MasterData | null }>>`
+    SELECT m.master_id, r.record
+    FROM masters m LEFT JOIN master_records r ON r.master_id = m.master_id
+    WHERE m.master_id = ANY(${unique}::int[])`,
+  );
+  const byId = new Map<number, MasterData>();
+  const unassembled: number[] = [];
+  for (const row of rows) {
+    if (row.record) byId.set(row.master_id, row.record);
+    else unassembled.push(row.master_id);
+  }
+  if (unassembled.length > 0) for (const record of await assembleMasters(sql, read, unassembled, signal)) byId.set(record.master_id, record);
+  const records: MasterData[] = [];
+  for (const id of unique) {
+    const record = byId.get(id);
+    if (record) records.push(record);
+  }
+  return records;
+}
+
+/**
+ * Assembles master records from the catalogue tables in one round trip: the masters with their
+ * main releases and the slug and name of every artist and label they reference (the ids
+ * ReferencedIds.masters().releases() collects, read from the documents in SQL). Used for
+ * masters without a stored record, and by finish() to build the stored ones.
+ */
+export async function assembleMasters(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterData[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   const [found] = await read(

@@ -8,6 +8,7 @@ import { bandcampHostOf, releaseUrlKey } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
 import { recomputeLinks } from './derived-links.js';
 import { recomputeFacetTotals } from './facet-totals.js';
+import { rebuildMasterRecords } from './master-records.js';
 import { mergeArtists, mergeBandcamp, mergeFestivals, mergeLabels, mergeMasters, mergeReleases } from './merges.js';
 import { rebuildSearchDocuments } from './search-documents.js';
 import { recomputeSignals } from './signals.js';
@@ -61,6 +62,8 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
         for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
       });
       await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
+      // After slugs: a record carries the slugs of the artists and labels it credits.
+      await step('master records', () => rebuildMasterRecords(sql, pageSize));
       await step('facet totals', () => recomputeFacetTotals(sql));
       await step('signals', () => recomputeSignals(sql, pageSize));
       await step('vacuum analyze', () => vacuumCatalogue(sql));

@@ -25,16 +25,21 @@ export async function mergeLabels(tx: TransactionSql): Promise<void> {
       WHERE labels.doc IS DISTINCT FROM EXCLUDED.doc`;
 }
 
+/** A changed master or release drops its stored record (master_records): it is served live until finish(). */
 export async function mergeMasters(tx: TransactionSql): Promise<void> {
   await tx`
-    INSERT INTO masters (master_id, title, year, main_release_id, genres, styles, doc)
-    SELECT (doc->>'master_id')::int, doc->>'title', (doc->>'year')::int, (doc->>'main_release_id')::int,
-           ARRAY(SELECT jsonb_array_elements_text(doc->'genres')), ARRAY(SELECT jsonb_array_elements_text(doc->'styles')), doc
-    FROM staging_rows
-    ON CONFLICT (master_id) DO UPDATE
-      SET title = EXCLUDED.title, year = EXCLUDED.year, main_release_id = EXCLUDED.main_release_id,
-          genres = EXCLUDED.genres, styles = EXCLUDED.styles, doc = EXCLUDED.doc
-      WHERE masters.doc IS DISTINCT FROM EXCLUDED.doc`;
+    WITH changed AS (
+      INSERT INTO masters (master_id, title, year, main_release_id, genres, styles, doc)
+      SELECT (doc->>'master_id')::int, doc->>'title', (doc->>'year')::int, (doc->>'main_release_id')::int,
+             ARRAY(SELECT jsonb_array_elements_text(doc->'genres')), ARRAY(SELECT jsonb_array_elements_text(doc->'styles')), doc
+      FROM staging_rows
+      ON CONFLICT (master_id) DO UPDATE
+        SET title = EXCLUDED.title, year = EXCLUDED.year, main_release_id = EXCLUDED.main_release_id,
+            genres = EXCLUDED.genres, styles = EXCLUDED.styles, doc = EXCLUDED.doc
+        WHERE masters.doc IS DISTINCT FROM EXCLUDED.doc
+      RETURNING master_id
+    )
+    DELETE FROM master_records WHERE master_id IN (SELECT master_id FROM changed)`;
   await tx`DELETE FROM master_artists WHERE master_id IN (SELECT (doc->>'master_id')::int FROM staging_rows)`;
   await tx`
     INSERT INTO master_artists (artist_id, master_id)
@@ -45,12 +50,16 @@ export async function mergeMasters(tx: TransactionSql): Promise<void> {
 
 export async function mergeReleases(tx: TransactionSql): Promise<void> {
   await tx`
-    INSERT INTO releases (release_id, master_id, is_main_release, released, doc)
-    SELECT (doc->>'release_id')::int, (doc->>'master_id')::int, (doc->>'is_main_release')::boolean, doc->>'released', doc
-    FROM staging_rows
-    ON CONFLICT (release_id) DO UPDATE
-      SET master_id = EXCLUDED.master_id, is_main_release = EXCLUDED.is_main_release, released = EXCLUDED.released, doc = EXCLUDED.doc
-      WHERE releases.doc IS DISTINCT FROM EXCLUDED.doc`;
+    WITH changed AS (
+      INSERT INTO releases (release_id, master_id, is_main_release, released, doc)
+      SELECT (doc->>'release_id')::int, (doc->>'master_id')::int, (doc->>'is_main_release')::boolean, doc->>'released', doc
+      FROM staging_rows
+      ON CONFLICT (release_id) DO UPDATE
+        SET master_id = EXCLUDED.master_id, is_main_release = EXCLUDED.is_main_release, released = EXCLUDED.released, doc = EXCLUDED.doc
+        WHERE releases.doc IS DISTINCT FROM EXCLUDED.doc
+      RETURNING release_id
+    )
+    DELETE FROM master_records WHERE master_id IN (SELECT master_id FROM masters WHERE main_release_id IN (SELECT release_id FROM changed))`;
   await tx`DELETE FROM release_credits WHERE release_id IN (SELECT (doc->>'release_id')::int FROM staging_rows)`;
   await tx`
     INSERT INTO release_credits (artist_id, release_id)
