@@ -119,6 +119,11 @@ export function describeCatalogueConformance(
       const [actual, expected] = await Promise.all([catalogue.masters([...batch, ...batch], {}), reference.masters([...batch, ...batch], {})]);
       const byId = <T extends { master_id: number }>(list: T[]) => [...list].sort((a, b) => a.master_id - b.master_id);
       expect(byId(actual)).toEqual(byId(expected));
+      // Serialized records, where offered, are byte for byte JSON.stringify of the parsed ones.
+      if (catalogue.mastersJson) {
+        const serialized = await catalogue.mastersJson([...batch, 999_999_999, ...batch], {});
+        expect(byId(serialized)).toEqual(byId(actual).map((record) => ({ master_id: record.master_id, json: JSON.stringify(record) })));
+      }
     });
 
     it('findAgent, dossiers and resolve equal the reference', async () => {

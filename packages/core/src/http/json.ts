@@ -18,6 +18,11 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
   return new Reply(status, JSON.stringify(body), headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE });
 }
 
+/** A JSON body that is already serialized (the caller vouches that it is valid JSON). */
+export function jsonText(text: string, status = 200): Reply {
+  return new Reply(status, text, { 'content-type': JSON_TYPE });
+}
+
 export function html(body: string, status = 200, headers?: Record<string, string>): Reply {
   return new Reply(status, body, { 'content-type': 'text/html; charset=utf-8', ...headers });
 }

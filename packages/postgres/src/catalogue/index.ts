@@ -10,7 +10,7 @@ import { type BackstopOptions, guardFor } from '../backstops.js';
 import { Agents } from './agents.js';
 import { BandcampReads } from './bandcamp.js';
 import { artistDossier, festivalDossier, labelDossier } from './dossiers.js';
-import { masterDossier, mastersByIds } from './masters.js';
+import { masterDossier, masterJsonsByIds, mastersByIds } from './masters.js';
 import type { Reader } from './reader.js';
 import { facetCounts, searchDocuments } from './search.js';
 import { breakoutList, onesToWatchList, tastemakerRanking } from './signals.js';
@@ -28,6 +28,7 @@ export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOpti
     facets: (query, call) => facetCounts(sql, read, query, call?.signal),
     master: async (id, call) => (await mastersByIds(sql, read, [id], call?.signal))[0] ?? null,
     masters: (ids, call) => mastersByIds(sql, read, ids, call?.signal),
+    mastersJson: (ids, call) => masterJsonsByIds(sql, read, ids, call?.signal),
     masterDossier: (id, call) => masterDossier(sql, read, id, call?.signal),
     findAgent: (key, kind, call) => agents.find(key, kind, call?.signal),
     artistDossier: (clusterId, call) => artistDossier(sql, read, bandcamp, clusterId, call?.signal),

@@ -1,5 +1,5 @@
 /** Master records and the per-master dossier, assembled by core's functions from fetched rows. */
-import type { MasterData, MasterDossierData, MasterRow, ReleaseRow } from '@catalogue/core';
+import type { MasterData, MasterDossierData, MasterJson, MasterRow, ReleaseRow } from '@catalogue/core';
 import { mapLookup, masterDossierOf, masterRecordOf } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { lookupOf, ReferencedIds } from './lookup.js';
@@ -8,33 +8,40 @@ import type { Reader } from './reader.js';
 type Ref = [id: number, slug: string | null, name: string];
 
 /**
- * Master records in the order of `ids` (each once), missing ids left out. One round trip reads
- * the stored records (master_records, rebuilt by the writer's finish()); a master written since
- * then has none yet and is assembled live.
+ * Master records in the order of `ids` (each once), missing ids left out, as JSON text. One
+ * round trip reads the stored records (master_records, rebuilt by the writer's finish()) as
+ * the text they were stored as; a master written since then has none yet and is assembled
+ * live, then serialized the same way the stored ones were.
  */
-export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterData[]> {
+export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterJson[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   const rows = await read(
     signal,
-    () => sql<Array<{ master_id: number; record: MasterData | null }>>`
-    SELECT m.master_id, r.record
+    () => sql<Array<{ master_id: number; json: string | null }>>`
+    SELECT m.master_id, r.record::text AS json
     FROM masters m LEFT JOIN master_records r ON r.master_id = m.master_id
     WHERE m.master_id = ANY(${unique}::int[])`,
   );
-  const byId = new Map<number, MasterData>();
+  const byId = new Map<number, string>();
   const unassembled: number[] = [];
   for (const row of rows) {
-    if (row.record) byId.set(row.master_id, row.record);
+    if (row.json !== null) byId.set(row.master_id, row.json);
     else unassembled.push(row.master_id);
   }
-  if (unassembled.length > 0) for (const record of await assembleMasters(sql, read, unassembled, signal)) byId.set(record.master_id, record);
-  const records: MasterData[] = [];
-  for (const id of unique) {
-    const record = byId.get(id);
-    if (record) records.push(record);
+  if (unassembled.length > 0) {
+    for (const record of await assembleMasters(sql, read, unassembled, signal)) byId.set(record.master_id, JSON.stringify(record));
   }
-  return records;
+  const found: MasterJson[] = [];
+  for (const id of unique) {
+    const json = byId.get(id);
+    if (json !== undefined) found.push({ master_id: id, json });
+  }
+  return found;
+}
+
+export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterData[]> {
+  return (await masterJsonsByIds(sql, read, ids, signal)).map((found) => JSON.parse(found.json) as MasterData);
 }
 
 /**

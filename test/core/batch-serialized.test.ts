@@ -1,0 +1,47 @@
+/**
+ * The batch route over a catalogue that hands over serialized records (Catalogue.mastersJson,
+ * as the PostgreSQL catalogue does) answers byte for byte what it answers over parsed ones.
+ */
+import { type Catalogue, createService, issueCustomerKey } from '@catalogue/core';
+import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
+import { describe, expect, it } from 'vitest';
+import { fixtureData } from '../support/fixture-data.js';
+
+async function batchAnswer(catalogue: Catalogue, ids: number[], base: '/api/v1'): Promise<{ status: number; text: string }> {
+  const accounts = createMemoryAccounts();
+  const service = createService({ catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } }, { baseUrl: 'http://x.test' });
+  const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier: 'contract_2000', environment: 'test' }, new Date());
+  const res = await service.fetch(
+    new Request(`http://x.test${base}/masters/batch`, {
+      method: 'POST',
+      headers: { 'x-api-key': issued.plaintext, 'content-type': 'application/json' },
+      body: JSON.stringify({ ids }),
+    }),
+  );
+  return { status: res.status, text: await res.text() };
+}
+
+describe('masters/batch over serialized records', () => {
+  it('gives the same bytes as over parsed records: order, duplicates, missing ids, _links', async () => {
+    const data = fixtureData();
+    const known = data.masters.slice(0, 6).map((m) => m.master_id);
+    const ids = [known[3]!, 999_999_999, ...known, known[0]!, 888_888_888];
+
+    const parsed = createMemoryCatalogue(data);
+    const serialized = createMemoryCatalogue(data);
+    let serializedCalls = 0;
+    serialized.mastersJson = async (wanted, options) => {
+      serializedCalls++;
+      return (await serialized.masters(wanted, options)).map((m) => ({ master_id: m.master_id, json: JSON.stringify(m) }));
+    };
+
+    const expected = await batchAnswer(parsed, ids, '/api/v1');
+    const actual = await batchAnswer(serialized, ids, '/api/v1');
+    expect(serializedCalls).toBe(1);
+    expect(actual).toEqual(expected);
+    const body = JSON.parse(actual.text) as { masters: Array<{ master_id: number; _links: { self: string } }>; missing: number[] };
+    expect(body.masters.map((m) => m.master_id)).toEqual([known[3], ...known.filter((id) => id !== known[3])]);
+    expect(body.masters[0]?._links.self).toBe(`http://x.test/api/v1/masters/${known[3]}`);
+    expect(body.missing).toEqual([999_999_999, 888_888_888]);
+  });
+});
