@@ -4,6 +4,7 @@ import type { SeedName } from './seed.js';
 export type Command =
   | { name: 'help' }
   | { name: 'migrate' }
+  | { name: 'refresh' }
   | { name: 'import-discogs'; files: string[] }
   | { name: 'import-feed'; feed: FeedName; file: string }
   | { name: 'seed'; seed: SeedName };
@@ -24,6 +25,9 @@ export function parseCommand(argv: readonly string[]): Command {
     case 'migrate':
       expectArguments(argv.slice(1), 0, 'migrate');
       return { name: 'migrate' };
+    case 'refresh':
+      expectArguments(argv.slice(1), 0, 'refresh');
+      return { name: 'refresh' };
     case 'import':
       return parseImport(subcommand, rest);
     case 'seed':

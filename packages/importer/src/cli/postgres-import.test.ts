@@ -74,4 +74,17 @@ describe('catalogue import discogs into PostgreSQL', () => {
     expect(second.code).toBe(0);
     expect(await snapshot()).toEqual(before);
   });
+
+  it('refresh rebuilds derived data, e.g. master records emptied by an upgrade', async () => {
+    await sql`DELETE FROM master_records`;
+    let stdout = '';
+    const code = await runCli(['refresh'], {
+      env: { DATABASE_URL: url },
+      stdout: { write: (chunk: string) => (stdout += chunk) },
+      stderr: { write: () => true },
+    });
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'derived data recomputed\n' });
+    const [row] = await sql`SELECT count(*)::int AS n, bool_and(record::text LIKE '{"master_id":%') AS shaped FROM master_records`;
+    expect(row).toEqual({ n: 1000, shaped: true });
+  });
 });

@@ -164,6 +164,17 @@ describe('catalogue arguments and environment', () => {
     expect(result.opened).toEqual([]);
   });
 
+  it('refreshes derived data without writing rows', async () => {
+    const writer = createRecordingWriter();
+    const result = await run(['refresh'], writer);
+    expect(result.code).toBe(EXIT_OK);
+    expect(result.migrations).toBe(1);
+    expect(writer.batches).toEqual([]);
+    expect(writer.finishCalls).toBe(1);
+    expect(result.stdout).toBe('derived data recomputed\n');
+    expect((await run(['refresh', 'now'], createRecordingWriter())).code).toBe(EXIT_USAGE);
+  });
+
   it('migrates', async () => {
     const result = await run(['migrate'], createRecordingWriter());
     expect(result.code).toBe(EXIT_OK);

@@ -79,13 +79,16 @@ async function runCommand(command: Command, database: CatalogueDatabase, context
     case 'seed':
       await seedCatalogue(command.seed, context);
       break;
+    case 'refresh':
+      break;
     default:
       return;
   }
-  // Derived data (slugs, search documents, signals) only after every batch of the run is in.
-  if (io.stderr.isTTY) io.stderr.write('recomputing derived data (slugs, search documents, signals)…\n');
+  // Derived data (slugs, search documents, master records, signals) only after every batch of
+  // the run is in.
+  if (io.stderr.isTTY) io.stderr.write('recomputing derived data (slugs, search documents, master records, signals)…\n');
   await context.writer.finish();
-  io.stdout.write(`imported ${context.tally.summary()}\n`);
+  io.stdout.write(command.name === 'refresh' ? 'derived data recomputed\n' : `imported ${context.tally.summary()}\n`);
 }
 
 /** Fails before anything is written when a named file is missing. */

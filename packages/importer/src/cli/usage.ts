@@ -12,6 +12,9 @@ Commands:
                                element), in the order given
   import bandcamp <file>       import a Bandcamp signals feed (.jsonl or .jsonl.gz)
   import festivals <file>      import a festival lineups feed (.jsonl or .jsonl.gz)
+  refresh                      recompute derived data (slugs, search documents, stored
+                               master records, signals) without importing; run it
+                               once after an upgrade that adds derived data
   seed demo                    write the generated demo catalogue
   seed scale                   write the generated scale catalogue (about 1,000,000
                                masters; streamed)
