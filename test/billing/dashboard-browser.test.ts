@@ -131,7 +131,7 @@ describe('dashboard in a browser', () => {
     // Revoke the new key.
     await dash.getByRole('button', { name: `Revoke key ${rotated.slice(0, 12)}` }).click();
     await expect.poll(() => dash.locator('#status').textContent()).toContain('revoked');
-    expect(await dash.locator('#keys-body').textContent()).not.toContain('Revoke');
+    await expect.poll(() => dash.locator('#keys-body').textContent()).not.toContain('Revoke');
     await dash.screenshot({ path: join(ARTIFACTS, '4-revoked.png'), fullPage: true });
     expect(await apiStatus(rotated)).toBe(401);
     await later.close();

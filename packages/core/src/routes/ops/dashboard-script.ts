@@ -77,8 +77,9 @@ async function rotate(k) {
 async function revoke(k) {
   if (!confirm('Revoke ' + k.display_prefix + '? It stops working at once and cannot be restored.')) return;
   const { status } = await api('DELETE', '/api/dashboard/keys/' + encodeURIComponent(k.id));
-  say(status === 204 ? 'Key ' + k.display_prefix + ' revoked.' : 'Revocation failed (' + status + ').');
+  // The list first, then the message: when the status says "revoked", the table already agrees.
   await loadKeys();
+  say(status === 204 ? 'Key ' + k.display_prefix + ' revoked.' : 'Revocation failed (' + status + ').');
 }
 
 function renderUsage(u) {
