@@ -80,11 +80,26 @@ describe('the embedded default', () => {
     const { key } = (await issued.json()) as { key: string };
     expect(await stop(first.child)).toBe(0);
 
+    // A data dir from before migration 0007 has no stored master records: the next start builds them.
+    const countRecords = async (wipe: boolean) => {
+      const { PGlite } = await import('@electric-sql/pglite');
+      const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+      const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
+      const db = await PGlite.create({ dataDir: join(dataDir, 'pg'), extensions: { pg_trgm, unaccent } });
+      if (wipe) await db.exec('DELETE FROM master_records');
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM master_records');
+      await db.close();
+      return rows[0]?.n;
+    };
+    expect(await countRecords(false)).toBeGreaterThan(0);
+    expect(await countRecords(true)).toBe(0);
+
     const second = await start(dataDir, port);
     expect(second.output()).toContain(adminToken as string);
     expect(second.output()).toContain(demo as string);
     const again = await fetch(`${base}/api/v1/masters/113`, { headers: { 'x-api-key': key } });
     expect(again.status).toBe(200);
     expect(await stop(second.child)).toBe(0);
+    expect(await countRecords(false)).toBeGreaterThan(0);
   }, 240_000);
 });

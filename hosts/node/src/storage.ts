@@ -15,7 +15,15 @@ export async function openEmbeddedStorage(dataDir: string, logger: Logger): Prom
   const embedded = await import('@catalogue/postgres/embedded');
   const server = await embedded.startEmbeddedPostgres({ dataDir });
   const sql = pg.connectPostgres(server.url, embedded.EMBEDDED_CONNECT_OPTIONS);
-  const [state] = await sql<Array<{ seeded: boolean }>>`select exists (select 1 from masters) as seeded`;
+  const [state] = await sql<Array<{ seeded: boolean; stored: boolean }>>`
+    select exists (select 1 from masters) as seeded, exists (select 1 from master_records) as stored`;
+  if (state?.seeded && !state.stored) {
+    // A data dir seeded before migration 0007: build its derived data (stored master records)
+    // once, as `catalogue refresh` would; the routes serve masters live until then.
+    const started = Date.now();
+    await pg.createPostgresWriter(sql, embedded.EMBEDDED_WRITER_OPTIONS).finish();
+    logger.log({ level: 'info', kind: 'embedded.refreshed', ms: Date.now() - started });
+  }
   if (!state?.seeded) {
     const started = Date.now();
     const { loadSampleCatalogue, writeCatalogue } = await import('@catalogue/importer/seed');
