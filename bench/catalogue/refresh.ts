@@ -1,11 +1,13 @@
 /**
  * Brings an already loaded bench database up to the current schema and derived data that
- * needs no reload: pending migrations, the whole-catalogue facet totals, VACUUM (ANALYZE).
+ * needs no reload: pending migrations, the whole-catalogue facet totals, the stored master
+ * records (built when a database loaded before migration 0007 has none), VACUUM (ANALYZE).
  *
  *   node --conditions=catalogue-source --import tsx bench/catalogue/refresh.ts <database-url>
  */
 import { connectPostgres, migrate } from '@catalogue/postgres';
 import { recomputeFacetTotals } from '../../packages/postgres/src/writer/facet-totals.js';
+import { rebuildMasterRecords } from '../../packages/postgres/src/writer/master-records.js';
 import { vacuumCatalogue } from '../../packages/postgres/src/writer/vacuum.js';
 
 const url = process.argv[2];
@@ -14,8 +16,12 @@ const sql = connectPostgres(url, { max: 1, statementTimeoutMs: 0 });
 try {
   const applied = await migrate(sql);
   await recomputeFacetTotals(sql);
+  const [records] = await sql<Array<{ stored: boolean }>>`SELECT exists (SELECT 1 FROM master_records) AS stored`;
+  if (!records?.stored) await rebuildMasterRecords(sql, 5_000);
   await vacuumCatalogue(sql);
-  process.stderr.write(`refreshed: migrations applied ${applied.join(', ') || 'none'}; facet totals recomputed; vacuumed\n`);
+  process.stderr.write(
+    `refreshed: migrations applied ${applied.join(', ') || 'none'}; facet totals recomputed; ${records?.stored ? '' : 'master records built; '}vacuumed\n`,
+  );
 } finally {
   await sql.end({ timeout: 5 });
 }
