@@ -5,7 +5,7 @@
 
 export { releaseUrlKey } from '../memory/catalogue-index.js';
 // Search scoring lives beside the memory index; adapters build their documents with it.
-export { round6, type SearchEntry, searchEntry, TYPE_ORDER } from '../memory/search-index.js';
+export { type MasterFacetValues, masterSearchEntry, round6, type SearchEntry, searchEntry, TYPE_ORDER } from '../memory/search-index.js';
 export { addDays, dateOfReleased, daysBetween, pickDate } from './dates.js';
 export { type ArtistDossierInput, artistDossierOf } from './dossiers/artist-dossier.js';
 export { compareText } from './dossiers/counting.js';

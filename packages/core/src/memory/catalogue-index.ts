@@ -2,7 +2,6 @@
 
 import { bandcampHostOf } from '../catalogue/locators.js';
 import { type AgentLookup, mapLookup } from '../catalogue/lookup.js';
-import { formatNamesOf } from '../catalogue/master-record.js';
 import { computeSignals, type Signals } from '../catalogue/signals/engine.js';
 import { mainGenreOf } from '../catalogue/signals/main-genre.js';
 import { sortedObservations } from '../catalogue/signals/metric.js';
@@ -20,7 +19,7 @@ import {
   type ReleaseRow,
 } from '../dataset.js';
 import type { AgentKind } from '../schemas/records.js';
-import { type SearchEntry, searchEntry } from './search-index.js';
+import { masterSearchEntry, type SearchEntry, searchEntry } from './search-index.js';
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -133,44 +132,13 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
     for (const artistId of new Set(master.artists.map((credit) => credit.discogs_id))) push(mainMastersByArtist, artistId, master);
     const main = master.main_release_id === null ? null : (releases.get(master.main_release_id) ?? null);
     const labelIds = new Set<number>();
-    const labelKeys = new Set<string>();
-    for (const credit of main?.labels ?? []) {
-      labelKeys.add(credit.name.toLowerCase());
-      if (credit.discogs_id === null) continue;
-      labelIds.add(credit.discogs_id);
-      const slug = slugs.label.get(credit.discogs_id);
-      if (slug) labelKeys.add(slug);
-      const canonical = labels.get(credit.discogs_id)?.name;
-      if (canonical) labelKeys.add(canonical.toLowerCase());
-    }
+    for (const credit of main?.labels ?? []) if (credit.discogs_id !== null) labelIds.add(credit.discogs_id);
     for (const labelId of labelIds) push(mastersByLabel, labelId, master);
-    const artistNames = master.artists.map((credit) => credit.name);
     entries.push(
-      searchEntry(
-        {
-          type: 'master',
-          id: master.master_id,
-          slug: null,
-          name: master.title,
-          year: master.year,
-          artists: artistNames,
-          genres: master.genres,
-          styles: master.styles,
-        },
-        master.title,
-        // Genres and styles are searchable too: "house" should find House records.
-        [...artistNames, ...master.genres, ...master.styles],
-        releasesByMaster.get(master.master_id)?.length ?? 0,
-        {
-          genre: master.genres,
-          style: master.styles,
-          format: formatNamesOf(main),
-          country: main?.country ? [main.country] : [],
-          label: main ? [...new Set(main.labels.map((credit) => credit.name))] : [],
-          labelKeys,
-          year: master.year,
-        },
-      ),
+      masterSearchEntry(master, main, releasesByMaster.get(master.master_id)?.length ?? 0, (labelId) => {
+        const label = labels.get(labelId);
+        return label ? { slug: slugs.label.get(labelId) ?? null, name: label.name } : undefined;
+      }),
     );
   }
   const festivalsByArtist = new Map<number, FestivalRow[]>();

@@ -3,7 +3,9 @@
  * popularity and, for masters, the facet values filters and counts read.
  */
 
+import { formatNamesOf } from '../catalogue/master-record.js';
 import { nameKey, tokensOf } from '../catalogue/text.js';
+import type { MasterRow, ReleaseRow } from '../dataset.js';
 import type { FacetFilters, FacetName, SearchPosition } from '../ports.js';
 import type { SearchHitData } from '../schemas/records.js';
 
@@ -38,6 +40,53 @@ export interface SearchEntry {
 export function searchEntry(hit: Omit<SearchHitData, 'score'>, name: string, extraText: string[], size: number, facets: MasterFacetValues | null): SearchEntry {
   const tokens = [...new Set([name, ...extraText].flatMap(tokensOf))];
   return { hit, nameKey: nameKey(name), tokens, tokenSet: new Set(tokens), popularity: Math.log10(1 + size) / 10, facets };
+}
+
+/**
+ * The search entry of a master, with its facet values: the one definition the memory index
+ * and the PostgreSQL search documents are both built from. `labelRef` gives the slug and
+ * canonical name of a credited label id, when known.
+ */
+export function masterSearchEntry(
+  master: MasterRow,
+  main: ReleaseRow | null,
+  releaseCount: number,
+  labelRef: (labelId: number) => { slug: string | null; name: string } | undefined,
+): SearchEntry {
+  const labelKeys = new Set<string>();
+  for (const credit of main?.labels ?? []) {
+    labelKeys.add(credit.name.toLowerCase());
+    if (credit.discogs_id === null) continue;
+    const ref = labelRef(credit.discogs_id);
+    if (ref?.slug) labelKeys.add(ref.slug);
+    if (ref) labelKeys.add(ref.name.toLowerCase());
+  }
+  const artistNames = master.artists.map((credit) => credit.name);
+  return searchEntry(
+    {
+      type: 'master',
+      id: master.master_id,
+      slug: null,
+      name: master.title,
+      year: master.year,
+      artists: artistNames,
+      genres: master.genres,
+      styles: master.styles,
+    },
+    master.title,
+    // Genres and styles are searchable too: "house" should find House records.
+    [...artistNames, ...master.genres, ...master.styles],
+    releaseCount,
+    {
+      genre: master.genres,
+      style: master.styles,
+      format: formatNamesOf(main),
+      country: main?.country ? [main.country] : [],
+      label: main ? [...new Set(main.labels.map((credit) => credit.name))] : [],
+      labelKeys,
+      year: master.year,
+    },
+  );
 }
 
 export function round6(value: number): number {

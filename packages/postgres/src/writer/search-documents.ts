@@ -3,7 +3,7 @@
  * function the memory catalogue indexes with, so matching and scores agree exactly.
  */
 import { clusterIdOf, type FestivalRow, type MasterRow, type ReleaseRow } from '@catalogue/core';
-import { formatNamesOf, mainGenreOf, round6, type SearchEntry, searchEntry } from '@catalogue/core/catalogue';
+import { type MasterFacetValues, mainGenreOf, masterSearchEntry, round6, type SearchEntry, searchEntry } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
 import { fillStaging, type StagingMode } from './staging.js';
 
@@ -63,48 +63,22 @@ interface MasterSource {
   label_refs: Array<{ id: number; slug: string | null; name: string }>;
 }
 
-/** The same facet values and label keys as core's memory index (credited, canonical, slug). */
+/** The facet values and label keys of core's own master entry (masterSearchEntry), as columns. */
 function masterDocument(source: MasterSource): SearchDocument {
-  const { master, main_release: main } = source;
-  const artistNames = master.artists.map((credit) => credit.name);
-  const entry = searchEntry(
-    {
-      type: 'master',
-      id: master.master_id,
-      slug: null,
-      name: master.title,
-      year: master.year,
-      artists: artistNames,
-      genres: master.genres,
-      styles: master.styles,
-    },
-    master.title,
-    // As core's memory index: genres and styles are searchable too ("house" finds House records).
-    [...artistNames, ...master.genres, ...master.styles],
-    source.release_count,
-    null,
-  );
   const known = new Map(source.label_refs.map((ref) => [ref.id, ref]));
-  const labelKeys = new Set<string>();
-  for (const credit of main?.labels ?? []) {
-    labelKeys.add(credit.name.toLowerCase());
-    if (credit.discogs_id === null) continue;
-    const ref = known.get(credit.discogs_id);
-    if (ref?.slug) labelKeys.add(ref.slug);
-    if (ref) labelKeys.add(ref.name.toLowerCase());
-  }
-  const formats = formatNamesOf(main);
-  const country = main?.country ? main.country : null;
+  const entry = masterSearchEntry(source.master, source.main_release, source.release_count, (id) => known.get(id));
+  const facets = entry.facets as MasterFacetValues;
+  const country = facets.country[0] ?? null;
   return {
     ...documentOf(entry),
-    formats,
+    formats: facets.format,
     country,
-    labels: main ? [...new Set(main.labels.map((credit) => credit.name))] : [],
-    genre_keys: lowerSet(master.genres),
-    style_keys: lowerSet(master.styles),
-    format_keys: lowerSet(formats),
+    labels: facets.label,
+    genre_keys: lowerSet(facets.genre),
+    style_keys: lowerSet(facets.style),
+    format_keys: lowerSet(facets.format),
     country_key: country?.toLowerCase() ?? null,
-    label_keys: [...labelKeys],
+    label_keys: [...facets.labelKeys],
   };
 }
 
