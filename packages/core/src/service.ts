@@ -16,7 +16,6 @@ import { newRequestId } from './http/request-id.js';
 import type { Method, Principal, RouteContext, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
 import { runJobs } from './jobs.js';
-import type { CallOptions } from './ports.js';
 import { allRoutes } from './routes/index.js';
 import type { Ports, PortsInput } from './service-ports.js';
 import { parseQuery, type RawQuery, rawQueryOf } from './validation/query.js';
@@ -87,7 +86,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   }
 
   async function admitAndAnswer(def: RouteDef, call: Call, extra: Record<string, string>): Promise<Response | Reply> {
-    const admission = await admit(def, call.request, call.context, call.now, call.options);
+    const admission = await admit(def, call);
     if (call.options.ended) {
       // The caller already has its 504: free the slot now, and never start a handler (nor
       // its side effects) for a request that is over.
@@ -100,16 +99,16 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     return def.handler(ctx);
   }
 
-  function admit(def: RouteDef, request: Request, context: RequestContextInput | undefined, now: number, lifetime: CallOptions): Promise<Admission> {
+  function admit(def: RouteDef, call: Call): Promise<Admission> {
     switch (def.access) {
       case 'key':
-        return admitKey(request, ports, now, true, lifetime);
+        return admitKey(call.request, ports, call.now, true, call.options);
       case 'key-uncounted':
-        return admitKey(request, ports, now, false, lifetime);
+        return admitKey(call.request, ports, call.now, false, call.options);
       case 'public':
-        return admitPublic(context?.clientIp ?? 'unknown', ports, config, now);
+        return admitPublic(call.context?.clientIp ?? 'unknown', ports, config, call.now);
       case 'admin':
-        return checkAdmin(request, config);
+        return checkAdmin(call.request, config);
       case 'open':
         return Promise.resolve({ principal: null, headers: null, release: null });
     }
