@@ -3,25 +3,10 @@
  * a digits-only name, parent/sub labels, extra-artist credits, two festivals and Bandcamp
  * series where artist 10 grows steeply in the last 30 days and label 100 picked it early.
  */
-import type { ArtistRow, BandcampObservation, CatalogueData, MasterRow, ReleaseRow } from '@catalogue/core';
+import type { BandcampObservation, CatalogueData, MasterRow, ReleaseRow } from '@catalogue/core';
+import { artistRow } from '../support/rows.js';
 
-function artist(discogs_id: number, name: string, extra: Partial<ArtistRow> = {}): ArtistRow {
-  return {
-    discogs_id,
-    name,
-    real_name: null,
-    profile: null,
-    data_quality: 'Correct',
-    name_variations: [],
-    aliases: [],
-    members: [],
-    groups: [],
-    urls: [],
-    mbid: null,
-    spotify_id: null,
-    ...extra,
-  };
-}
+const artist = artistRow;
 
 function master(master_id: number, title: string, year: number | null, artists: Array<[number, string]>, genres: string[], styles: string[]): MasterRow {
   return {

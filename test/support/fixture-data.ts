@@ -1,5 +1,6 @@
 /** A small hand-made catalogue with known values, for route tests of the core. */
 import type { CatalogueData, ReleaseRow } from '@catalogue/core';
+import { artistRow } from './rows.js';
 
 function release(
   id: number,
@@ -39,20 +40,7 @@ function weekly(from: string, weeks: number, start: number, grow: (week: number)
 }
 
 export function fixtureData(): CatalogueData {
-  const artist = (discogs_id: number, name: string) => ({
-    discogs_id,
-    name,
-    real_name: null,
-    profile: null,
-    data_quality: 'Correct',
-    name_variations: [],
-    aliases: [],
-    members: [],
-    groups: [],
-    urls: [],
-    mbid: null,
-    spotify_id: null,
-  });
+  const artist = artistRow;
   const label = (discogs_id: number, name: string) => ({
     discogs_id,
     name,
