@@ -29,6 +29,19 @@ describe('the key gate (401/402 in the stated order)', () => {
     expect(spy).toHaveBeenCalledTimes(1);
   });
 
+  it('refuses with 500 when the store answers a key lookup with another key’s row, never as that customer', async () => {
+    const t = setup();
+    const mine = await t.issueKey({ tier: 'self_serve_49' });
+    const theirs = await t.issueKey({ tier: 'contract_2000' });
+    const lookup = t.accounts.findKeyByHash.bind(t.accounts);
+    // A store that hands the other key's row back, as a driver shifting results would.
+    vi.spyOn(t.accounts, 'findKeyByHash').mockImplementation(async () => lookup(sha256Hex(theirs)));
+    const response = await t.fetch('/api/v1/usage', { headers: { 'x-api-key': mine } });
+    const body = await expectError(response, 500, 'internal');
+    const [other] = [...t.accounts.customers.values()].filter((customer) => customer.tier === 'contract_2000');
+    expect(JSON.stringify(body)).not.toContain(other?.id);
+  });
+
   it('stores only the SHA-256 of a key and finds it by that hash', async () => {
     const t = setup();
     const key = await t.issueKey();

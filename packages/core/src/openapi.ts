@@ -32,6 +32,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   internal: 500,
   billing_unavailable: 503,
   pool_exhausted: 503,
+  database_unavailable: 503,
   request_aborted: 504,
   query_timeout: 504,
 };
@@ -45,6 +46,7 @@ const SHARED_ERRORS: Record<RouteDef['access'], ErrorCode[]> = {
     'rate_limited',
     'internal',
     'pool_exhausted',
+    'database_unavailable',
     'request_aborted',
     'query_timeout',
   ],
@@ -55,11 +57,12 @@ const SHARED_ERRORS: Record<RouteDef['access'], ErrorCode[]> = {
     'payment_required',
     'internal',
     'pool_exhausted',
+    'database_unavailable',
     'request_aborted',
     'query_timeout',
   ],
   public: ['rate_limited', 'internal'],
-  admin: ['unauthorized', 'internal', 'pool_exhausted', 'request_aborted'],
+  admin: ['unauthorized', 'internal', 'pool_exhausted', 'database_unavailable', 'request_aborted'],
   open: ['internal'],
 };
 

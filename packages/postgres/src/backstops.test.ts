@@ -1,7 +1,8 @@
 /**
  * The backstops against a real server: 503 pool_exhausted at the cap, 504 query_timeout from a
- * real statement timeout, 504 request_aborted from an aborted signal (the backend query is
- * cancelled), and the pool healthy afterwards with no leftover backend.
+ * real statement timeout, 504 request_aborted at once from an aborted signal (the query is left
+ * to finish, never cancelled), 503 database_unavailable for a terminated backend, results that
+ * never move between queries, and the pool healthy afterwards with no leftover backend.
  */
 import { ApiError } from '@catalogue/core';
 import type { Sql } from 'postgres';
@@ -53,16 +54,72 @@ describe('backstops on PostgreSQL', () => {
     expect(guard.inFlight).toBe(0);
   });
 
-  it('cancels the running query on an aborted signal and answers 504 request_aborted', async () => {
+  it('answers an aborted caller at once with 504 request_aborted, lets the query finish, and holds its slot until then', async () => {
     const controller = new AbortController();
-    const pending = guard.query(controller.signal, () => sql`SELECT pg_sleep(0.9)`);
-    // Abort once the server runs it, so the cancel request reaches a live backend query.
+    const pending = guard.query(controller.signal, () => sql`SELECT pg_sleep(0.6)`);
     for (let tries = 0; tries < 50 && (await leftoverBackends()) === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const abortedAt = Date.now();
     controller.abort();
     const error = await caught(pending);
     expect(error).toMatchObject({ status: 504, code: 'request_aborted' });
-    expect(await caught(guard.query(controller.signal, () => sql`SELECT 1`))).toMatchObject({ code: 'request_aborted' });
+    expect(Date.now() - abortedAt).toBeLessThan(200);
+    // Not cancelled: the backend still runs it, and the slot is still taken.
+    expect(await leftoverBackends()).toBe(1);
+    expect(guard.inFlight).toBe(1);
+    for (let tries = 0; tries < 100 && guard.inFlight > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(guard.inFlight).toBe(0);
+    expect(await caught(guard.query(controller.signal, () => sql`SELECT 1`))).toMatchObject({ code: 'request_aborted' });
+  });
+
+  it('never hands an aborted query’s result to the query behind it on the same connection (issue 11)', async () => {
+    const one = db.connect({ max: 1 });
+    const own = new QueryGuard(10);
+    const ask = (signal: AbortSignal | undefined, value: string, sleep: number) =>
+      own.query(signal, () => one<Array<{ v: string }>>`SELECT ${value}::text AS v, pg_sleep(${sleep})`).then((rows) => rows.map((row) => row.v));
+    for (let round = 0; round < 5; round++) {
+      const controller = new AbortController();
+      // All three go to the one connection: the second and third are pipelined behind the first.
+      const first = ask(undefined, `first-${round}`, 0.2);
+      const aborted = ask(controller.signal, `aborted-${round}`, 0.05);
+      const last = ask(undefined, `last-${round}`, 0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      expect(await caught(aborted)).toMatchObject({ code: 'request_aborted' });
+      expect(await first).toEqual([`first-${round}`]);
+      expect(await last).toEqual([`last-${round}`]);
+    }
+    for (let tries = 0; tries < 50 && own.inFlight > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(own.inFlight).toBe(0);
+  });
+
+  it('gives the query after one that failed mid-stream its own rows only (porsager/postgres#1181)', async () => {
+    const one = db.connect({ max: 1 });
+    const own = new QueryGuard(10);
+    const failed = await caught(own.query(undefined, () => one`SELECT i, 1 / (4 - i) AS boom FROM generate_series(1, 10) i`));
+    expect(failed).toMatchObject({ code: '22012' });
+    const rows = await own.query(undefined, () => one<Array<{ x: number }>>`SELECT x FROM generate_series(1, 5) x`);
+    expect(rows).toHaveLength(5);
+    expect(rows.map((row) => row.x)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('answers 503 database_unavailable with Retry-After when the backend is terminated, and the pool heals', async () => {
+    const one = db.connect({ max: 1 });
+    const own = new QueryGuard(10);
+    const running = own.query(undefined, () => one`SELECT pg_sleep(2)`);
+    for (let tries = 0; tries < 50 && (await leftoverBackends()) === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await db.sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                 WHERE datname = current_database() AND query LIKE '%pg_sleep(%' AND state = 'active' AND pid <> pg_backend_pid()`;
+    expect(await caught(running)).toMatchObject({ status: 503, code: 'database_unavailable', headers: { 'retry-after': '5' } });
+    // A call racing the socket's close may get the same 503; within a second the pool has reconnected.
+    let answer: unknown = null;
+    for (let tries = 0; tries < 20; tries++) {
+      answer = await own.query(undefined, () => one<Array<{ one: number }>>`SELECT 1 AS one`).catch((error: unknown) => error);
+      if (Array.isArray(answer)) break;
+      expect(answer).toMatchObject({ status: 503, code: 'database_unavailable' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(answer).toEqual([{ one: 1 }]);
+    expect(own.inFlight).toBe(0);
   });
 
   it('is healthy afterwards: every connection answers and no test backend is left running', async () => {

@@ -3,9 +3,20 @@
  * - at most `maxInFlight` (144) calls in flight across the process; the next one fails at once
  *   with 503 `pool_exhausted` and `Retry-After: 5` instead of queueing behind a stuck pool;
  * - a statement timeout (set per connection by `connectPostgres`) becomes 504 `query_timeout`;
- * - an aborted request signal (deadline, client disconnect) cancels the running query on the
- *   server and becomes 504 `request_aborted`.
- * The slot is always given back in `finally`, so none of these leaks capacity.
+ * - an aborted request signal (deadline, client disconnect) answers the caller at once with
+ *   504 `request_aborted`; the query itself is left to finish and its result is dropped;
+ * - a lost connection (terminated backend, restarting server) is 503 `database_unavailable`
+ *   with `Retry-After: 5`: transient, and postgres.js reconnects on the next query.
+ *
+ * Why a query is never cancelled (issue 11): postgres.js's `cancel()` of a query that is not
+ * the one running on its connection (pipelined behind another) leaves its promise unsettled
+ * and hands its result to the next query on the connection — one customer's key row answered
+ * another customer's lookup. A cancel request that does reach the server can also land on the
+ * query that ran next, since PostgreSQL cancels whatever the backend runs when it arrives. So
+ * the slot is held until the query settles on its own: point queries finish in milliseconds,
+ * and a runaway one is ended by the server's statement timeout (10 s), which cannot hit the
+ * wrong query because it is the backend's own. Every query promise settles, so the in-flight
+ * count returns to 0 after any storm of aborted requests.
  */
 import { ApiError } from '@catalogue/core';
 import type { PendingQuery, Row, Sql } from 'postgres';
@@ -13,7 +24,7 @@ import type { PendingQuery, Row, Sql } from 'postgres';
 export const DEFAULT_MAX_IN_FLIGHT = 144;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 
-/** SQLSTATE query_canceled: raised for both a statement timeout and a cancel request. */
+/** SQLSTATE query_canceled: with no cancel requests of ours, a statement timeout. */
 const QUERY_CANCELED = '57014';
 
 export interface BackstopOptions {
@@ -25,6 +36,10 @@ export function poolExhausted(): ApiError {
   return new ApiError(503, 'pool_exhausted', {}, { 'retry-after': '5' });
 }
 
+export function databaseUnavailable(): ApiError {
+  return new ApiError(503, 'database_unavailable', { message: 'the database connection was lost; retry shortly' }, { 'retry-after': '5' });
+}
+
 export function requestAborted(): ApiError {
   return new ApiError(504, 'request_aborted');
 }
@@ -33,8 +48,47 @@ export function queryTimeout(): ApiError {
   return new ApiError(504, 'query_timeout');
 }
 
-function isQueryCanceled(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === QUERY_CANCELED;
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** postgres.js's own codes for a socket that went away, and Node's for one that never came. */
+const LOST_CONNECTION = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECTION_ENDED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+]);
+
+/**
+ * A failure that says nothing about the request, only that the database is (briefly) not
+ * there: SQLSTATE class 08 (connection exception), 57P01–57P03 (terminated by an administrator,
+ * crash or start-up), 53300 (too many connections), or a lost socket.
+ */
+export function isLostConnection(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code === undefined) return false;
+  return LOST_CONNECTION.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+}
+
+/**
+ * postgres.js 3.4.9 does not reset its per-connection row counter when a query fails in the
+ * middle of its rows (porsager/postgres#1181, #1119, fixes unreleased), so the next query on
+ * that connection resolves with `length - count` leading holes. The holes are always leading,
+ * and `count` (from CommandComplete) is right: drop them.
+ */
+function withoutLeadingHoles<T>(result: T): T {
+  if (Array.isArray(result)) {
+    const count = (result as { count?: unknown }).count;
+    if (typeof count === 'number' && result.length > count) result.splice(0, result.length - count);
+  }
+  return result;
 }
 
 export class QueryGuard {
@@ -46,49 +100,74 @@ export class QueryGuard {
     return this.#inFlight;
   }
 
-  /** Runs one query; `build` is called only once a slot is taken, so a refused call never reaches the pool. */
-  async query<T extends readonly (object | undefined)[] = Row[]>(signal: AbortSignal | undefined, build: () => PendingQuery<T>): Promise<T> {
-    return this.#admit(
-      signal,
-      async () => {
-        const pending = build();
-        const cancel = () => {
-          // cancel() of a query already done is a no-op; a failed cancel request must not crash.
-          Promise.resolve(pending.cancel()).catch(() => undefined);
-        };
-        signal?.addEventListener('abort', cancel, { once: true });
-        try {
-          return await pending;
-        } finally {
-          signal?.removeEventListener('abort', cancel);
-        }
-      },
-      signal,
-    );
+  /**
+   * Runs one query; `build` is called only once a slot is taken, so a refused call never
+   * reaches the pool. The slot is given back when the query settles, never earlier: an
+   * aborted caller is answered at once, but its query keeps its slot until it is done.
+   */
+  query<T extends readonly (object | undefined)[] = Row[]>(signal: AbortSignal | undefined, build: () => PendingQuery<T>): Promise<T> {
+    return this.#admit(signal, () => Promise.resolve(build()).then(withoutLeadingHoles));
   }
 
   /**
-   * Runs work that is not one cancellable query (a transaction) in one slot. The signal is
-   * checked before it starts; a transaction is never cut in the middle.
+   * Runs work that is not one query (a transaction) in one slot, under the same rules: the
+   * signal is checked before it starts, a transaction is never cut in the middle, and an
+   * aborted caller does not wait for its end.
    */
-  async run<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
-    return this.#admit(signal, work, signal);
+  run<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+    return this.#admit(signal, work);
   }
 
-  async #admit<T>(signal: AbortSignal | undefined, work: () => Promise<T>, watched: AbortSignal | undefined): Promise<T> {
-    if (signal?.aborted) throw requestAborted();
-    if (this.#inFlight >= this.maxInFlight) throw poolExhausted();
+  #admit<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+    if (signal?.aborted) return Promise.reject(requestAborted());
+    if (this.#inFlight >= this.maxInFlight) return Promise.reject(poolExhausted());
     this.#inFlight++;
+    let settled: Promise<T>;
     try {
-      return await work();
+      settled = work();
     } catch (error) {
-      if (watched?.aborted && (isQueryCanceled(error) || !(error instanceof ApiError))) throw requestAborted();
-      if (isQueryCanceled(error)) throw queryTimeout();
-      throw error;
-    } finally {
       this.#inFlight--;
+      return Promise.reject(classify(error, signal));
     }
+    const done = settled.then(
+      (value) => {
+        this.#inFlight--;
+        return value;
+      },
+      (error: unknown) => {
+        this.#inFlight--;
+        throw classify(error, signal);
+      },
+    );
+    return signal ? answerOrAbort(done, signal) : done;
   }
+}
+
+function classify(error: unknown, signal: AbortSignal | undefined): unknown {
+  if (error instanceof ApiError) return error;
+  // The caller has its 504 already; whatever the dropped work did next is not news to it.
+  if (signal?.aborted) return requestAborted();
+  if (codeOf(error) === QUERY_CANCELED) return queryTimeout();
+  if (isLostConnection(error)) return databaseUnavailable();
+  return error;
+}
+
+/** `done`, or 504 request_aborted as soon as `signal` aborts; `done` still settles (and is observed) either way. */
+function answerOrAbort<T>(done: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(requestAborted());
+    signal.addEventListener('abort', abort, { once: true });
+    done.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 const guards = new WeakMap<Sql, QueryGuard>();

@@ -19,8 +19,14 @@ export async function authenticate(request: Request, accounts: Accounts, hasher:
   }
   const parsed = parseApiKey(presented);
   if (!parsed) throw invalidKey();
-  const found = await accounts.findKeyByHash(hasher.sha256Hex(presented), options);
-  if (!found || found.key.environment !== parsed.environment) throw invalidKey();
+  const hash = hasher.sha256Hex(presented);
+  const found = await accounts.findKeyByHash(hash, options);
+  if (!found) throw invalidKey();
+  // A store must answer for the key it was asked about. A driver that hands one query's rows
+  // to another (issue 11) would otherwise authenticate this caller as someone else: refuse
+  // with 500 (logged) rather than answer, bill or reveal another customer's data.
+  if (found.key.hash !== hash || found.key.customer_id !== found.customer.id) throw new AccountsMismatch();
+  if (found.key.environment !== parsed.environment) throw invalidKey();
   const { key, customer } = found;
   if (key.status === 'rotated' || key.status === 'revoked') {
     throw new ApiError(401, 'revoked_api_key', { message: 'this key was rotated or revoked' });
@@ -29,6 +35,14 @@ export async function authenticate(request: Request, accounts: Accounts, hasher:
     throw new ApiError(402, 'payment_required', { message: 'the account has an unpaid invoice; pay it to restore access' });
   }
   return { key, customer, policy: policyFor(customer) };
+}
+
+/** The store answered a key lookup with another key's row: a fault of the store, never of the caller. */
+export class AccountsMismatch extends Error {
+  constructor() {
+    super('the accounts store answered a key lookup with another key');
+    this.name = 'AccountsMismatch';
+  }
 }
 
 function invalidKey(): ApiError {

@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'internal'
   | 'billing_unavailable'
   | 'pool_exhausted'
+  | 'database_unavailable'
   | 'request_aborted'
   | 'query_timeout';
 

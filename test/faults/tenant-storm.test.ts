@@ -1,0 +1,176 @@
+/**
+ * Issue 11 §1: a database stall while one customer's clients give up must never answer
+ * another customer's request with the first one's data, and must never leak backstop slots.
+ *
+ * The Node host (node:http + the Hono bridge) on a real PostgreSQL database, composed the way
+ * createServiceFromEnv composes it for DATABASE_URL, with the pool of the configuration table
+ * (DATABASE_POOL_MAX default 10). One session holds `LOCK TABLE api_keys IN ACCESS EXCLUSIVE
+ * MODE` for 3 s; meanwhile customer A's clients give up after 0.8–1.7 s and customer B's wait.
+ * With more queries than connections, postgres.js pipelines them, which is where a cancelled
+ * query used to hand its result to the next one on the connection.
+ */
+import type { LogRecord } from '@catalogue/core';
+import { createServiceFromEnv, type HostedService } from '@catalogue/host-kit';
+import { connectPostgres, createPostgresAccounts, createPostgresCatalogue, guardFor, migrate, type QueryGuard } from '@catalogue/postgres';
+import postgres, { type Sql } from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/server.js';
+import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
+
+const ADMIN_TOKEN = 'storm-admin-token-0123456789abcdef';
+const ROUNDS = 3;
+const PER_CUSTOMER = 60;
+const LOCK_MS = 3_000;
+
+interface Issued {
+  key: string;
+  customerId: string;
+}
+
+interface Answer {
+  status: number;
+  customerId: string | null;
+  error: string | null;
+}
+
+let db: TestDatabase;
+let sql: Sql;
+let guard: QueryGuard;
+let hosted: HostedService;
+let running: RunningServer;
+let a: Issued;
+let b: Issued;
+const logged: LogRecord[] = [];
+
+async function issue(tier: string, email: string): Promise<Issued> {
+  const response = await fetch(`${running.url}/api/v1/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, tier }),
+  });
+  expect(response.status).toBe(201);
+  const body = (await response.json()) as { key: string; customer_id: string };
+  return { key: body.key, customerId: body.customer_id };
+}
+
+async function usage(key: string, signal?: AbortSignal): Promise<Answer | 'gave-up'> {
+  try {
+    const response = await fetch(`${running.url}/api/v1/usage`, { headers: { 'x-api-key': key }, ...(signal ? { signal } : {}) });
+    const body = (await response.json()) as { customer_id?: string; error?: string };
+    return { status: response.status, customerId: body.customer_id ?? null, error: body.error ?? null };
+  } catch (error) {
+    if (signal?.aborted) return 'gave-up';
+    throw error;
+  }
+}
+
+/** Holds the lock on api_keys for `ms` from a session of its own; resolves once it is held. */
+async function holdKeyTableLock(ms: number): Promise<{ released: Promise<void> }> {
+  const locker = postgres(db.url, { max: 1, onnotice: () => undefined });
+  let held!: () => void;
+  const isHeld = new Promise<void>((resolve) => {
+    held = resolve;
+  });
+  const released = locker
+    .begin(async (tx) => {
+      await tx`LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE`;
+      held();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    })
+    .then(() => locker.end({ timeout: 5 }));
+  await isHeld;
+  return { released };
+}
+
+interface RoundOutcome {
+  mixups: number;
+  patient: Answer[];
+}
+
+async function stormRound(round: number): Promise<RoundOutcome> {
+  const lock = await holdKeyTableLock(LOCK_MS);
+  const impatient: Array<Promise<Answer | 'gave-up'>> = [];
+  const patient: Array<Promise<Answer | 'gave-up'>> = [];
+  // A seeded shuffle of the two customers' calls: in strict alternation, postgres.js's
+  // round-robin over an even pool would keep each customer on connections of its own.
+  let seed = 0x9e3779b9 ^ round;
+  const next = () => {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const order: Array<'a' | 'b'> = [...Array(PER_CUSTOMER).fill('a'), ...Array(PER_CUSTOMER).fill('b')];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j] as 'a' | 'b', order[i] as 'a' | 'b'];
+  }
+  for (const who of order) {
+    if (who === 'a') impatient.push(usage(a.key, AbortSignal.timeout(800 + Math.floor(next() * 900))));
+    else patient.push(usage(b.key));
+  }
+  const [aAnswers, bAnswers] = await Promise.all([Promise.all(impatient), Promise.all(patient)]);
+  await lock.released;
+  let mixups = 0;
+  for (const answer of aAnswers) if (answer !== 'gave-up' && answer.customerId !== null && answer.customerId !== a.customerId) mixups++;
+  const patientAnswers = bAnswers.filter((answer): answer is Answer => answer !== 'gave-up');
+  for (const answer of patientAnswers) if (answer.customerId !== null && answer.customerId !== b.customerId) mixups++;
+  return { mixups, patient: patientAnswers };
+}
+
+async function settled(check: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+beforeAll(async () => {
+  db = await createPostgresDatabase({ max: 1 });
+  await migrate(db.sql);
+  sql = connectPostgres(db.url, { max: 10 });
+  guard = guardFor(sql);
+  hosted = await createServiceFromEnv(
+    { DATABASE_URL: db.url, ADMIN_TOKEN, LOG_LEVEL: 'error' },
+    {
+      logger: { log: (record) => logged.push(record) },
+      storage: { catalogue: createPostgresCatalogue(sql), accounts: createPostgresAccounts(sql), description: 'PostgreSQL (storm test)' },
+    },
+  );
+  running = await listen(createNodeServer(hosted.service, { trustProxy: false }), 0, '127.0.0.1', 1_000);
+  a = await issue('self_serve_299', 'a@storm.example');
+  b = await issue('contract_2000', 'b@storm.example');
+}, 60_000);
+
+afterAll(async () => {
+  await running?.close();
+  await hosted?.close();
+  await sql?.end({ timeout: 5 });
+  await db?.drop();
+});
+
+describe('a database stall with one customer’s clients giving up (issue 11 §1)', () => {
+  it('never answers one customer as another, answers every patient call, and leaks no slot', async () => {
+    const outcomes: RoundOutcome[] = [];
+    for (let round = 0; round < ROUNDS; round++) outcomes.push(await stormRound(round));
+
+    const mixups = outcomes.reduce((sum, outcome) => sum + outcome.mixups, 0);
+    const patient = outcomes.flatMap((outcome) => outcome.patient);
+    await settled(() => guard.inFlight === 0, 12_000);
+    const leaked = guard.inFlight;
+    console.info(`storm: ${ROUNDS} rounds, ${mixups} answers carrying another customer's id, ${leaked} slots held after the storm`);
+
+    expect(mixups).toBe(0);
+    // Every patient call was answered (none gave up) with 200 for B, or a transient spec error.
+    expect(patient).toHaveLength(ROUNDS * PER_CUSTOMER);
+    for (const answer of patient) {
+      if (answer.status === 200) expect(answer.customerId).toBe(b.customerId);
+      else expect([503, 504]).toContain(answer.status);
+    }
+    expect(logged.filter((record) => record.kind === 'request.internal_error')).toEqual([]);
+
+    // After the storm the service is healthy: 40 sequential calls, each answered as its own customer.
+    for (let i = 0; i < 40; i++) {
+      const who = i % 2 === 0 ? a : b;
+      const answer = await usage(who.key);
+      expect(answer).toMatchObject({ status: 200, customerId: who.customerId });
+    }
+    expect(guard.inFlight).toBe(0);
+  }, 120_000);
+});
