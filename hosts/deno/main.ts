@@ -5,7 +5,7 @@
  */
 import process from 'node:process';
 import { consoleLogger } from '@catalogue/core';
-import { banner, createServiceFromEnv, demoSecrets, issueDemoKey, readEnv } from '@catalogue/host-kit';
+import { banner, createServiceFromEnv, demoKeyFor, demoSecrets, readEnv } from '@catalogue/host-kit';
 import { cronJobs, serveWithDeno } from './src/serve.ts';
 
 const source = Deno.env.toObject();
@@ -13,20 +13,23 @@ const env = readEnv(source);
 const logger = consoleLogger(env.logLevel);
 const demo = env.storage === 'memory';
 const hosted = await createServiceFromEnv(source, { logger, ...(demo ? demoSecrets(env.dataDir) : {}) });
-const demoKey = demo ? await issueDemoKey(hosted.accounts) : null;
 
-const server = serveWithDeno(hosted.service, {
-  port: env.port,
-  hostname: '0.0.0.0',
-  trustProxy: env.trustProxy,
-  onListen: ({ port }) => {
-    // Where this process listens (what the curl examples reach), not BASE_URL.
-    const url = `http://localhost:${port}`;
-    process.stdout.write(
-      banner({ url, runtime: `deno ${Deno.version.deno}`, adminToken: hosted.adminToken, demoKey, storage: hosted.storage, limiter: hosted.limiter }),
-    );
-  },
-});
+const server = serveWithDeno(hosted.service, { port: env.port, hostname: '0.0.0.0', trustProxy: env.trustProxy });
+// Issued once the server listens (Deno.serve throws when it cannot), so a failed start writes no customer.
+const demoKey = await demoKeyFor(env, hosted.accounts, env.storage === 'postgres');
+// Where this process listens (what the curl examples reach), not BASE_URL.
+const url = `http://localhost:${server.addr.port}`;
+process.stdout.write(
+  banner({
+    url,
+    runtime: `deno ${Deno.version.deno}`,
+    adminToken: hosted.adminToken,
+    adminTokenGenerated: hosted.adminTokenGenerated,
+    demoKey,
+    storage: hosted.storage,
+    limiter: hosted.limiter,
+  }),
+);
 cronJobs(hosted.service);
 
 let stopping = false;

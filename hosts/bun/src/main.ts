@@ -4,19 +4,28 @@
  * token and a ready demo key; runJobs runs every minute.
  */
 import { consoleLogger } from '@catalogue/core';
-import { banner, createServiceFromEnv, demoSecrets, exitGracefullyOnSignals, issueDemoKey, readEnv, scheduleJobs } from '@catalogue/host-kit';
+import { banner, createServiceFromEnv, demoKeyFor, demoSecrets, exitGracefullyOnSignals, readEnv, scheduleJobs } from '@catalogue/host-kit';
 import { serveWithBun } from './serve.js';
 
 const env = readEnv(process.env);
 const logger = consoleLogger(env.logLevel);
 const demo = env.storage === 'memory';
 const hosted = await createServiceFromEnv(process.env, { logger, ...(demo ? demoSecrets(env.dataDir) : {}) });
-const demoKey = demo ? await issueDemoKey(hosted.accounts) : null;
 
 const running = serveWithBun(hosted.service, { port: env.port, trustProxy: env.trustProxy });
+// Issued once the server listens (Bun.serve throws when it cannot), so a failed start writes no customer.
+const demoKey = await demoKeyFor(env, hosted.accounts, env.storage === 'postgres');
 // The banner shows where this process listens (what the curl examples reach), not BASE_URL.
 process.stdout.write(
-  banner({ url: running.url, runtime: `bun ${Bun.version}`, adminToken: hosted.adminToken, demoKey, storage: hosted.storage, limiter: hosted.limiter }),
+  banner({
+    url: running.url,
+    runtime: `bun ${Bun.version}`,
+    adminToken: hosted.adminToken,
+    adminTokenGenerated: hosted.adminTokenGenerated,
+    demoKey,
+    storage: hosted.storage,
+    limiter: hosted.limiter,
+  }),
 );
 
 const jobs = scheduleJobs(hosted.service, logger);

@@ -4,8 +4,7 @@
  * prints the URL, the admin token and a ready ck_test_ demo key.
  */
 import { consoleLogger } from '@catalogue/core';
-import { banner, createServiceFromEnv, demoSecrets, exitGracefullyOnSignals, readEnv, scheduleJobs } from '@catalogue/host-kit';
-import { demoKey } from './demo-key.js';
+import { banner, createServiceFromEnv, demoKeyFor, demoSecrets, exitGracefullyOnSignals, readEnv, scheduleJobs } from '@catalogue/host-kit';
 import { withDocs } from './docs.js';
 import { createNodeServer, listen } from './server.js';
 import { openEmbeddedStorage } from './storage.js';
@@ -18,16 +17,18 @@ async function main(): Promise<void> {
   // Without DATABASE_URL (embedded PGlite or memory) the demo keeps generated secrets in the data dir.
   const secrets = env.databaseUrl ? {} : demoSecrets(env.dataDir);
   const hosted = await createServiceFromEnv(process.env, { logger, migrate: true, ...(embedded ? { storage: embedded } : {}), ...secrets });
-  // Memory accounts forget keys on restart; only durable storage keeps the printed demo key.
-  const key = await demoKey(hosted.accounts, env.dataDir, env.storage !== 'memory' || embedded !== undefined);
 
   const running = await listen(createNodeServer(withDocs(hosted.service), { trustProxy: env.trustProxy }), env.port);
+  // The demo key is issued once the server listens, so a start that fails writes no customer.
+  // Memory accounts forget keys on restart; durable storage keeps the printed key in the data dir.
+  const key = await demoKeyFor(env, hosted.accounts, env.storage !== 'memory' || embedded !== undefined);
   // The banner shows where this process listens (what the curl examples reach), not BASE_URL.
   process.stdout.write(
     banner({
       url: running.url,
       runtime: `node ${process.version}`,
       adminToken: hosted.adminToken,
+      adminTokenGenerated: hosted.adminTokenGenerated,
       demoKey: key,
       storage: hosted.storage,
       limiter: hosted.limiter,

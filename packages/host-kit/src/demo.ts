@@ -3,11 +3,17 @@
  * generated once and kept in CATALOGUE_DATA_DIR, a ready ck_test_ key and the start banner.
  * Not for Lambda or Deno Deploy, whose file systems are read-only: there ADMIN_TOKEN and
  * SECRET_KEY come from the environment.
+ *
+ * A production database never gets a demo customer unasked (issue 11 §2): the key is issued on
+ * the embedded default and the memory demo, and with DATABASE_URL only when
+ * CATALOGUE_DEMO_KEY=true. Secrets the operator set (ADMIN_TOKEN) and keys kept on a database
+ * are never printed: logs are not a place for them (decisions.md §3).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Accounts, issueCustomerKey } from '@catalogue/core';
+import { type Accounts, generateApiKey, issueCustomerKey, sha256Hex } from '@catalogue/core';
+import type { HostEnv } from './env.js';
 
 export function persistentSecret(dataDir: string, name: string, make: () => string = () => randomBytes(24).toString('base64url')): string {
   mkdirSync(dataDir, { recursive: true });
@@ -31,20 +37,74 @@ export function demoSecrets(dataDir: string): { adminToken: string; secretKey: s
   };
 }
 
+const DEMO_CUSTOMER = { email: 'demo@localhost', name: 'Demo', tier: 'self_serve_299', environment: 'test' } as const;
+
+/**
+ * Whether this start issues the printed demo key: always on the embedded default and the
+ * memory demo (nothing there is anyone's production), on a DATABASE_URL only when asked for.
+ */
+export function demoKeyWanted(env: Pick<HostEnv, 'databaseUrl' | 'storage' | 'demoKey'>): boolean {
+  return env.databaseUrl === null || env.storage === 'memory' || env.demoKey;
+}
+
+/** A new demo key for storage that forgets it on restart (memory): nothing is kept. */
 export async function issueDemoKey(accounts: Accounts): Promise<string> {
-  const demo = await issueCustomerKey(accounts, { email: 'demo@localhost', name: 'Demo', tier: 'self_serve_299', environment: 'test' }, new Date());
+  const demo = await issueCustomerKey(accounts, DEMO_CUSTOMER, new Date());
   return demo.plaintext;
 }
 
-/** What a CLI host prints at start: where the service is, the admin token and a ready demo key. */
-export function banner(info: { url: string; runtime: string; adminToken: string | null; demoKey: string | null; storage: string; limiter: string }): string {
-  const lines = [
-    '',
-    `  catalogue (${info.runtime}) is listening on ${info.url}`,
-    `  storage: ${info.storage}   limits: ${info.limiter}`,
-    '',
-    info.adminToken ? `  admin token:  ${info.adminToken}` : '  admin routes: disabled (set ADMIN_TOKEN to enable)',
-  ];
+/**
+ * The demo key of durable storage, issued once and kept in the data dir (like the admin
+ * token), so a restart prints the same working key instead of piling up demo customers. The
+ * file is written (atomically) before the key is inserted: a data dir that cannot be written
+ * fails the start before anything reaches the database, so a crash loop adds no customers.
+ */
+export async function keptDemoKey(accounts: Accounts, dataDir: string): Promise<string> {
+  const file = join(dataDir, 'demo-key');
+  let kept = '';
+  try {
+    kept = readFileSync(file, 'utf8').trim();
+  } catch {
+    // no kept key yet
+  }
+  if (kept) {
+    const found = await accounts.findKeyByHash(sha256Hex(kept));
+    if (found?.key.status === 'active') return kept;
+  }
+  const plaintext = generateApiKey('test');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(`${file}.tmp`, `${plaintext}\n`, { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+  await issueCustomerKey(accounts, DEMO_CUSTOMER, new Date(), plaintext);
+  return plaintext;
+}
+
+/** The demo key this start prints, or null: see demoKeyWanted; `durable` storage keeps it in the data dir. */
+export async function demoKeyFor(env: HostEnv, accounts: Accounts, durable: boolean): Promise<string | null> {
+  if (!demoKeyWanted(env)) return null;
+  return durable ? keptDemoKey(accounts, env.dataDir) : issueDemoKey(accounts);
+}
+
+export interface BannerInfo {
+  url: string;
+  runtime: string;
+  /** The service's admin token, or null when admin routes are off. */
+  adminToken: string | null;
+  /** True when the token is the demo's own, generated into the data dir: only then is it printed. */
+  adminTokenGenerated: boolean;
+  demoKey: string | null;
+  storage: string;
+  limiter: string;
+}
+
+/** What a CLI host prints at start: where the service is and, for the local demo, the admin token and a ready key. */
+export function banner(info: BannerInfo): string {
+  const admin = !info.adminToken
+    ? '  admin routes: disabled (set ADMIN_TOKEN to enable)'
+    : info.adminTokenGenerated
+      ? `  admin token:  ${info.adminToken}`
+      : '  admin routes: enabled (ADMIN_TOKEN from the environment)';
+  const lines = ['', `  catalogue (${info.runtime}) is listening on ${info.url}`, `  storage: ${info.storage}   limits: ${info.limiter}`, '', admin];
   if (info.demoKey) {
     lines.push(
       `  demo key:     ${info.demoKey}   (ck_test_, self_serve_299)`,

@@ -28,6 +28,8 @@ export interface HostEnv {
   stripeSecretKey: string | null;
   mailTransport: string | null;
   mailFrom: string;
+  /** CATALOGUE_DEMO_KEY=true: issue and print the demo key on a DATABASE_URL too (never by default). */
+  demoKey: boolean;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -35,6 +37,12 @@ function int(value: string | undefined, fallback: number, name: string): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+function flag(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${value}"`);
 }
 
 function storageOf(env: Record<string, string | undefined>): StorageChoice {
@@ -67,5 +75,6 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,
     mailTransport: env.MAIL_TRANSPORT || null,
     mailFrom: env.MAIL_FROM || 'keys@localhost',
+    demoKey: flag(env.CATALOGUE_DEMO_KEY, 'CATALOGUE_DEMO_KEY'),
   };
 }

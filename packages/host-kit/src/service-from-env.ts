@@ -56,6 +56,8 @@ export interface HostedService {
   storage: string;
   limiter: string;
   adminToken: string | null;
+  /** True when the admin token is the demo's generated one (options.adminToken), not the operator's ADMIN_TOKEN. */
+  adminTokenGenerated: boolean;
   /** Closes database pools and Redis connections. */
   close(): Promise<void>;
 }
@@ -97,6 +99,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
     storage: store.description,
     limiter: limits.description,
     adminToken,
+    adminTokenGenerated: env.adminToken === null && adminToken !== null,
     close: async () => {
       for (const close of closers.reverse()) await close().catch(() => {});
     },

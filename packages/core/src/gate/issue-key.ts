@@ -10,8 +10,8 @@ export interface IssuedKey extends KeyWithCustomer {
   plaintext: string;
 }
 
-export function newKeyRecord(environment: Environment, now: Date): { plaintext: string; record: NewKey } {
-  const plaintext = generateApiKey(environment);
+/** `plaintext` is a key generated ahead (the demo keeps it on disk before it is issued). */
+export function newKeyRecord(environment: Environment, now: Date, plaintext: string = generateApiKey(environment)): { plaintext: string; record: NewKey } {
   return {
     plaintext,
     record: { id: `key_${ulid()}`, hash: sha256Hex(plaintext), display_prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH), environment, created_at: now },
@@ -27,8 +27,8 @@ export interface NewCustomerInput {
   limits?: LimitOverrides | null;
 }
 
-export async function issueCustomerKey(accounts: Accounts, input: NewCustomerInput, now: Date): Promise<IssuedKey> {
-  const { plaintext, record } = newKeyRecord(input.environment, now);
+export async function issueCustomerKey(accounts: Accounts, input: NewCustomerInput, now: Date, plaintext?: string): Promise<IssuedKey> {
+  const made = newKeyRecord(input.environment, now, plaintext);
   const created = await accounts.createCustomerWithKey(
     {
       id: `cust_${ulid()}`,
@@ -39,7 +39,7 @@ export async function issueCustomerKey(accounts: Accounts, input: NewCustomerInp
       limits: input.limits ?? null,
       created_at: now,
     },
-    record,
+    made.record,
   );
-  return { ...created, plaintext };
+  return { ...created, plaintext: made.plaintext };
 }
