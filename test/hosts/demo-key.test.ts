@@ -3,14 +3,14 @@
  * no operator secret, and a start that fails writes nothing to the database. The embedded
  * default keeps its demo key (test/embedded/restart.test.ts).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
-import { commandFor, freePort, ROOT } from './process-host.js';
+import { spawnNodeHost } from '../support/node-host-process.js';
+import { freePort } from './process-host.js';
 
 const ADMIN_TOKEN = 'operator-admin-token-that-must-not-be-printed';
 const KEY_PATTERN = /ck_(live|test)_[0-9A-Za-z]{32}/;
@@ -22,18 +22,9 @@ interface Run {
 
 /** Starts the Node host; stops it with SIGTERM once it listens, or reports how it exited. */
 async function runNodeHost(env: Record<string, string>): Promise<Run> {
-  const full: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'warn', NO_COLOR: '1', ...env };
-  for (const name of ['BASE_URL', 'REDIS_URL', 'CATALOGUE_STORAGE', 'STRIPE_SECRET_KEY', 'MAIL_TRANSPORT']) delete full[name];
-  const [command, args] = commandFor('node');
-  const child = spawn(command, args, { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('listening on') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  if (child.exitCode === null) child.kill('SIGTERM');
-  return { code: await exited, output };
+  const host = await spawnNodeHost(env);
+  const code = await host.stop();
+  return { code, output: host.output() };
 }
 
 describe('the demo key on a DATABASE_URL (issue 11 §2)', () => {

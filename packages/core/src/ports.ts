@@ -446,6 +446,11 @@ export interface Limiter {
   admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision>;
   /** Periodic work (usage persistence, replay of buffered increments). */
   runJobs?(now: number): Promise<void>;
+  /**
+   * Shutdown, after the last request: make every call this instance admitted durable (usage is
+   * billing data, decisions.md §8). Hosts call it before closing the stores it writes to.
+   */
+  close?(): Promise<void>;
 }
 
 // ───────────────────────────── Billing, Mailer ─────────────────────────────

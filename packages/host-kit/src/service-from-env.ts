@@ -45,6 +45,8 @@ export interface HostStorage {
   catalogue: Catalogue;
   accounts: Accounts;
   description: string;
+  /** false: accounts that forget on restart (the memory demo), so usage is not persisted either. Default true. */
+  durable?: boolean;
   close?(): Promise<void>;
 }
 
@@ -70,7 +72,10 @@ export async function createServiceFromEnv(source: Record<string, string | undef
     options.storage ??
     (env.storage === 'postgres' ? await postgresStorage(env, closers, options.migrate ?? false) : await memoryStorage(options.catalogueData));
   if (options.storage?.close) closers.push(options.storage.close.bind(options.storage));
-  const limits = await limiterFromEnv(env, store.accounts, logger, closers, options.redisPrefix);
+  const limits = await limiterFromEnv(env, store, logger, closers, options.redisPrefix);
+  // Runs first at close (closers run in reverse): the limiter's last usage goes to the stores
+  // before their connections close (decisions.md §8, issue 11 §5).
+  closers.push(async () => limits.limiter.close?.());
   const { billing, mailer } = await billingFromEnv(env, source, logger);
   const adminToken = env.adminToken ?? options.adminToken ?? null;
 
@@ -112,6 +117,7 @@ async function memoryStorage(data: CatalogueData | undefined): Promise<HostStora
   return {
     catalogue: createMemoryCatalogue(rows),
     accounts: createMemoryAccounts() as Accounts,
+    durable: false,
     description: data ? 'in-memory catalogue' : 'in-memory demo catalogue',
   };
 }
@@ -130,11 +136,12 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
 
 async function limiterFromEnv(
   env: HostEnv,
-  accounts: Accounts,
+  store: HostStorage,
   logger: Logger,
   closers: Array<() => Promise<void>>,
   prefix: string | undefined,
 ): Promise<{ limiter: Limiter; description: string }> {
+  const accounts = store.accounts;
   if (env.redisUrl) {
     const upstash = await import('@catalogue/upstash');
     const tcp = upstash.createTcpRedis(env.redisUrl);
@@ -147,7 +154,10 @@ async function limiterFromEnv(
     return { limiter: upstash.createRedisLimiter({ redis, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'upstash (rest)' };
   }
   if (env.upstashUrl || env.upstashToken) throw new Error('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');
-  return { limiter: createMemoryLimiter(), description: 'in-process' };
+  // On a database, the in-process limiter's month counts are durable usage too (seeded at
+  // start, flushed every minute and at close); the memory demo keeps them in memory only.
+  if (store.durable === false) return { limiter: createMemoryLimiter(), description: 'in-process' };
+  return { limiter: createMemoryLimiter({ durable: accounts, logger }), description: 'in-process, usage persisted' };
 }
 
 async function billingFromEnv(env: HostEnv, source: Record<string, string | undefined>, logger: Logger): Promise<{ billing?: Billing; mailer?: Mailer }> {

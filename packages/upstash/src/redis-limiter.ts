@@ -13,6 +13,11 @@
  *   the replay and the durable write of one flush, a window of one Accounts call.)
  * - the outage buffer is bounded (`maxBufferedCalls`): past it, a group's calls share one
  *   overflow entry (see usage-ledger.ts for what that trades away).
+ * - close() at shutdown: replay and flush as runJobs does while Redis answers; what is still
+ *   not durable after that (Redis down, issue 11 §5) is added to durable usage directly, so a
+ *   stopping instance loses none of the calls it let through. Those calls may then be missing
+ *   from the live Redis counter until it is next seeded; durable usage, the billing record, has
+ *   each of them once.
  */
 import type { Accounts, AdmitRequest, BurstState, Clock, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '@catalogue/core';
 import { monthOf, nextMonthStart } from '@catalogue/core';
@@ -339,6 +344,38 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
       // Windows, leases and call markers expire in Redis by themselves; what is left is to
       // replay buffered counts and persist month counts (the ledger) to durable usage.
       await sync(true);
+    },
+
+    async close() {
+      await syncing;
+      let storeAnswers = true;
+      for (const group of ledger.groups()) {
+        if (storeAnswers) {
+          try {
+            await syncGroup(group, true);
+          } catch (error) {
+            // One timeout is enough to know: the other groups go straight to durable usage.
+            storeAnswers = false;
+            warn('ratelimit.close_without_store', { customer_id: group.customerId, environment: group.environment, month: group.month }, error);
+          }
+        }
+        const left = ledger.drain(group);
+        ledger.prune(group);
+        if (left === 0) continue;
+        try {
+          await accounts.addUsage(group.customerId, group.environment, group.month, left);
+        } catch (error) {
+          logger?.log({
+            level: 'error',
+            kind: 'usage.lost',
+            customer_id: group.customerId,
+            environment: group.environment,
+            month: group.month,
+            calls: left,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
     },
 
     pendingCalls: (customerId, environment, month) => ledger.pending(customerId, environment, month),

@@ -52,6 +52,8 @@ export interface UsageLedger {
   groups(): LedgerGroup[];
   /** Drops a group that holds nothing any more. */
   prune(group: LedgerGroup): void;
+  /** Takes every count of a group out of the ledger (confirmed or not) and answers their sum. */
+  drain(group: LedgerGroup): number;
   /** Calls of a group not yet in durable usage. */
   pending(customerId: string, environment: Environment, month: string): number;
   hasUnconfirmed(): boolean;
@@ -115,6 +117,14 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     groups: () => [...groups.values()],
     prune(group) {
       if (group.unconfirmed.size === 0 && group.confirmed.size === 0) groups.delete(groupKey(group.customerId, group.environment, group.month));
+    },
+    drain(group) {
+      const total = sum(group.unconfirmed) + sum(group.confirmed);
+      entries -= group.unconfirmed.size;
+      group.unconfirmed.clear();
+      group.confirmed.clear();
+      group.overflowId = null;
+      return total;
     },
     pending(customerId, environment, month) {
       const group = groups.get(groupKey(customerId, environment, month));

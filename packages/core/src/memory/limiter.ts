@@ -9,9 +9,14 @@
  * - checks in the order quota → burst → concurrency; a refused call counts nowhere;
  * - public routes: the weighted two-window estimate of @upstash/ratelimit per IP (an abuse
  *   guard, where an approximation is fine and memory per IP stays constant).
+ *
+ * With `durable` (the Accounts port: what hosts pass on a database without Redis), month
+ * counts are seeded from and flushed to durable usage (month-counts.ts): runJobs every minute,
+ * close() at shutdown.
  */
-import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, PublicDecision } from '../ports.js';
+import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '../ports.js';
 import { monthOf, nextMonthStart } from '../tiers.js';
+import { type DurableUsage, MonthCounts, type MonthState } from './month-counts.js';
 import { SlidingLog } from './sliding-log.js';
 import { rollWindow, type WindowCounts, windowState } from './sliding-window.js';
 
@@ -26,17 +31,38 @@ export interface MemoryLimiter extends Limiter {
 /** Counters of one customer in one environment. */
 interface Owner {
   log: SlidingLog;
-  months: Map<string, number>;
+  months: Map<string, MonthState>;
+}
+
+export interface MemoryLimiterOptions {
+  /** Durable monthly usage to seed from and flush to (omit for a purely in-memory limiter). */
+  durable?: DurableUsage;
+  logger?: Logger;
 }
 
 const noRelease = async () => {};
 
-export function createMemoryLimiter(): MemoryLimiter {
+export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryLimiter {
   // customer id → environment → counters: nested maps spare a key concatenation per call.
   const owners = new Map<string, { live?: Owner; test?: Owner }>();
   const windows = new Map<string, WindowCounts>();
   const leases = new Map<string, Map<number, number>>();
+  const counts = new MonthCounts(options.durable ?? null, options.logger ?? null, (state) =>
+    owners.get(state.customerId)?.[state.environment]?.months.delete(state.month),
+  );
   let nextLease = 1;
+
+  /** The month's count, seeded from durable usage on first use (no await once seeded). */
+  function monthState(owner: Owner, customerId: string, environment: Environment, month: string): MonthState | Promise<MonthState> {
+    let state = owner.months.get(month);
+    if (!state) {
+      state = counts.create(customerId, environment, month);
+      owner.months.set(month, state);
+    }
+    if (state.seeded) return state;
+    const seeding = state;
+    return counts.seed(seeding).then(() => seeding);
+  }
 
   function ownerOf(customerId: string, environment: Environment): Owner {
     let byEnv = owners.get(customerId);
@@ -74,7 +100,9 @@ export function createMemoryLimiter(): MemoryLimiter {
       const { policy, now } = request;
       const owner = ownerOf(request.customerId, request.environment);
       const month = monthOf(now);
-      const used = owner.months.get(month) ?? 0;
+      let state = monthState(owner, request.customerId, request.environment, month);
+      if (state instanceof Promise) state = await state;
+      const used = state.count;
       const inWindow = owner.log.count(now);
       const held = liveLeases(request.keyId, now);
       const limit = policy.burstPerMinute;
@@ -107,7 +135,7 @@ export function createMemoryLimiter(): MemoryLimiter {
       }
 
       owner.log.add(now);
-      owner.months.set(month, used + 1);
+      counts.add(state);
       const leaseId = nextLease++;
       held.set(leaseId, now + LEASE_MS);
       return {
@@ -131,7 +159,7 @@ export function createMemoryLimiter(): MemoryLimiter {
     },
 
     async monthCount(customerId, environment, month) {
-      return owners.get(customerId)?.[environment]?.months.get(month) ?? 0;
+      return counts.fresh(await monthState(ownerOf(customerId, environment), customerId, environment, month));
     },
 
     async admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision> {
@@ -149,6 +177,11 @@ export function createMemoryLimiter(): MemoryLimiter {
       const current = Math.floor(now / BURST_WINDOW_MS);
       for (const [key, counts] of windows) if (counts.window < current - 1) windows.delete(key);
       for (const [keyId] of leases) if (liveLeases(keyId, now).size === 0) leases.delete(keyId);
+      await counts.flush(monthOf(now));
+    },
+
+    async close() {
+      await counts.flush(monthOf(Date.now()));
     },
 
     inFlight(keyId, now) {

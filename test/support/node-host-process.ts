@@ -1,0 +1,57 @@
+/**
+ * The Node host (`npm start`'s entry) as a real process on the environment a test gives, for
+ * tests of what an operator sees: start-up, shutdown on SIGTERM, what it prints and writes.
+ */
+import { spawn } from 'node:child_process';
+import { commandFor, ROOT } from '../hosts/process-host.js';
+
+export interface NodeHostProcess {
+  /** Whether it reached "listening on" (false: it exited first, see `exitCode`). */
+  listening: boolean;
+  exitCode: number | null;
+  output(): string;
+  /** SIGTERM (if still running), and the exit code once it has shut down. */
+  stop(): Promise<number | null>;
+}
+
+/** Variables of the test runner's own environment a host must not pick up unasked. */
+const CLEARED = [
+  'BASE_URL',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'UPSTASH_REDIS_REST_URL',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'CATALOGUE_STORAGE',
+  'STRIPE_SECRET_KEY',
+  'MAIL_TRANSPORT',
+];
+
+export async function spawnNodeHost(env: Record<string, string>, startMs = 60_000): Promise<NodeHostProcess> {
+  const full: Record<string, string | undefined> = { ...process.env };
+  for (const name of CLEARED) delete full[name];
+  Object.assign(full, { LOG_LEVEL: 'warn', NO_COLOR: '1' }, env);
+  const [command, args] = commandFor('node');
+  const child = spawn(command, args, { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + startMs;
+  while (!out.includes('listening on') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const listening = out.includes('listening on');
+  if (!listening && child.exitCode === null) {
+    child.kill('SIGKILL');
+    throw new Error(`the Node host did not start: ${out}`);
+  }
+  return {
+    listening,
+    get exitCode() {
+      return child.exitCode;
+    },
+    output: () => out,
+    stop: () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
