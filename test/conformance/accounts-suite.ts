@@ -103,6 +103,8 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
         });
         expect(await accounts.findKeyByHash('a'.repeat(64))).toEqual(made);
         expect(await accounts.findKeyByHash('b'.repeat(64))).toBeNull();
+        expect(await accounts.findKeyById('key_1')).toEqual(made);
+        expect(await accounts.findKeyById('key_nope')).toBeNull();
         expect(await accounts.getCustomer('cust_1')).toEqual(made.customer);
         expect(await accounts.getCustomer('cust_nope')).toBeNull();
       });

@@ -5,7 +5,7 @@ import { expectError, setup } from '../support/service.js';
 
 const SECRET = '5f'.repeat(32);
 
-async function client(config: { secretKey?: string | null } = { secretKey: SECRET }) {
+async function client(config: { secretKey?: string | null; beaconRateLimitPerMinute?: number } = { secretKey: SECRET }) {
   const t = setup({ now: '2026-06-29T12:00:00Z', config });
   const key = await t.issueKey({ tier: 'self_serve_49' });
   const search = async (path = '/api/v1/search?q=moments') => {
@@ -102,13 +102,82 @@ describe('search-event beacons', () => {
     const { t, key, search, beacon } = await client();
     const a = await search();
     for (let i = 0; i < 70; i++) {
+      // 15 a minute: under the per-token bound, while 70 calls in under 5 minutes of self_serve_49 would not be.
+      t.clock.advance(4_000);
       expect((await beacon('/api/v1/search-events/observed', a.beacon_token, { search_id: a.search_id, hits: [{ id: 113, position: i }] })).status).toBe(202);
     }
     await beacon('/api/v1/search-events/observed', `${a.beacon_token}x`, { search_id: a.search_id, hits: [{ id: 1, position: 0 }] });
     const usage = (await (await t.fetch('/api/v1/usage', { headers: { 'x-api-key': key } })).json()) as { calls: number };
-    expect(usage.calls).toBe(1); // the search alone; 70 beacons are past the 60/min burst of self_serve_49 too
+    expect(usage.calls).toBe(1); // the search alone
     const logged = JSON.stringify(t.logs);
     expect(logged).not.toContain((a.beacon_token as string).split('.')[4]);
+  });
+
+  it('bounds one token: 300 replays within a second are refused past 20 with 429, and it recovers a minute later', async () => {
+    const { t, search, beacon } = await client();
+    const a = await search();
+    const body = { search_id: a.search_id, hits: [{ id: 113, position: 0 }] };
+    const statuses: number[] = [];
+    for (let i = 0; i < 300; i++) statuses.push((await beacon('/api/v1/search-events/observed', a.beacon_token, body)).status);
+    expect(statuses.filter((status) => status === 202)).toHaveLength(20);
+    const refused = await beacon('/api/v1/search-events/observed', a.beacon_token, body);
+    const error = await expectError(refused, 429, 'rate_limited');
+    expect(error).toMatchObject({ reason: 'burst', retry_after_seconds: expect.any(Number) });
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(t.accounts.searchEvents).toHaveLength(20);
+    // Another search of the same key is not held back by the first one's bound.
+    const b = await search();
+    expect((await beacon('/api/v1/search-events/observed', b.beacon_token, { search_id: b.search_id, hits: [{ id: 113, position: 0 }] })).status).toBe(202);
+    t.clock.advance(120_000);
+    expect((await beacon('/api/v1/search-events/observed', a.beacon_token, body)).status).toBe(202);
+  });
+
+  it('bounds one client IP across tokens', async () => {
+    const { t, search, beacon } = await client({ secretKey: SECRET, beaconRateLimitPerMinute: 100 });
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push(await search());
+    let accepted = 0;
+    let limited = 0;
+    for (const answer of answers) {
+      for (let i = 0; i < 20; i++) {
+        const status = (await beacon('/api/v2/search-events/observed', answer.beacon_token, { search_id: answer.search_id, hits: [{ id: 1, position: i }] }))
+          .status;
+        if (status === 202) accepted++;
+        if (status === 429) limited++;
+      }
+    }
+    // 160 beacons from one IP in a minute, 20 per token: the per-IP bound (100 here) refuses the rest.
+    expect(accepted).toBe(100);
+    expect(limited).toBe(60);
+    const elsewhere = answers[7] as { search_id: string; beacon_token: string };
+    const fromAnotherIp = await t.fetch(
+      '/api/v2/search-events/refined',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${elsewhere.beacon_token}` },
+        body: JSON.stringify({ search_id: elsewhere.search_id, q: 'other ip' }),
+      },
+      { clientIp: '198.51.100.9' },
+    );
+    expect(fromAnotherIp.status).toBe(202);
+  });
+
+  it.each(['rotated', 'revoked', 'suspended'] as const)('refuses the tokens of a key that was %s since the search', async (status) => {
+    const { t, search, beacon } = await client();
+    const a = await search();
+    const body = { search_id: a.search_id, q: 'after' };
+    expect((await beacon('/api/v1/search-events/refined', a.beacon_token, body)).status).toBe(202);
+    for (const key of t.accounts.keys.values()) key.status = status;
+    const refused = await expectError(await beacon('/api/v1/search-events/refined', a.beacon_token, body), 401, 'invalid_beacon_token');
+    expect(refused.message).toBe('the key this search was made with is no longer active');
+    expect(t.accounts.searchEvents).toHaveLength(1);
+  });
+
+  it('refuses the tokens of a customer that is no longer in good standing', async () => {
+    const { t, search, beacon } = await client();
+    const a = await search();
+    for (const customer of t.accounts.customers.values()) customer.status = 'past_due';
+    await expectError(await beacon('/api/v1/search-events/refined', a.beacon_token, { search_id: a.search_id, q: 'x' }), 401, 'invalid_beacon_token');
   });
 
   it('without SECRET_KEY no token is issued and every beacon is refused; a short secret refuses to start', async () => {

@@ -6,6 +6,8 @@ export interface ServiceConfig {
   adminToken?: string | null;
   /** Per-IP burst of the public routes (PUBLIC_RATE_LIMIT_PER_MINUTE). */
   publicRateLimitPerMinute?: number;
+  /** Per-IP burst of the beacon routes (BEACON_RATE_LIMIT_PER_MINUTE). */
+  beaconRateLimitPerMinute?: number;
   /** Wall-clock deadline of one request in ms (15 s by the spec). */
   requestDeadlineMs?: number;
   /** SECRET_KEY: 32+ bytes (base64 or hex) for HMAC tokens (beacons, sessions) and AES-GCM sealing. */
@@ -18,6 +20,7 @@ export interface ResolvedConfig {
   baseUrl: string;
   adminToken: string | null;
   publicRateLimitPerMinute: number;
+  beaconRateLimitPerMinute: number;
   requestDeadlineMs: number;
   secretKey: string | null;
   cutoverSunsetAt: string | null;
@@ -28,6 +31,7 @@ export function resolveConfig(config: ServiceConfig): ResolvedConfig {
     baseUrl: config.baseUrl.replace(/\/+$/, ''),
     adminToken: config.adminToken || null,
     publicRateLimitPerMinute: config.publicRateLimitPerMinute ?? 60,
+    beaconRateLimitPerMinute: config.beaconRateLimitPerMinute ?? 600,
     requestDeadlineMs: config.requestDeadlineMs ?? 15_000,
     secretKey: config.secretKey || null,
     cutoverSunsetAt: config.cutoverSunsetAt || null,

@@ -231,6 +231,8 @@ export interface NewKey {
 export interface Accounts {
   /** The key and its customer in one read; the gate's only store call. */
   findKeyByHash(hash: string, options?: CallOptions): Promise<KeyWithCustomer | null>;
+  /** The key with this id and its customer (a beacon token names its key by id); null when none. */
+  findKeyById(keyId: string, options?: CallOptions): Promise<KeyWithCustomer | null>;
   /** Creates the customer and its first key atomically. */
   createCustomerWithKey(customer: NewCustomer, key: NewKey): Promise<KeyWithCustomer>;
   /** Adds a key to an existing customer. */
@@ -442,7 +444,7 @@ export interface Limiter {
   peek(request: AdmitRequest): Promise<BurstState>;
   /** Live count of calls this month (UTC month 'YYYY-MM'). */
   monthCount(customerId: string, environment: Environment, month: string): Promise<number>;
-  /** Per-IP sliding window for the public routes. */
+  /** Per-subject sliding window: a client IP for the public routes; a beacon token or IP for beacons. */
   admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision>;
   /** Periodic work (usage persistence, replay of buffered increments). */
   runJobs?(now: number): Promise<void>;

@@ -215,6 +215,10 @@ class HandlerContext implements RouteContext {
     return this.options.signal;
   }
 
+  get clientIp(): string {
+    return this.call.context?.clientIp ?? 'unknown';
+  }
+
   /** A getter returning a function, so handlers can destructure it. */
   get waitUntil(): (promise: Promise<unknown>) => void {
     return (promise) => this.keep(this.call.context, promise);

@@ -22,6 +22,7 @@ export interface HostEnv {
   adminToken: string | null;
   secretKey: string | null;
   publicRateLimitPerMinute: number;
+  beaconRateLimitPerMinute: number;
   trustProxy: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   cutoverSunsetAt: string | null;
@@ -69,6 +70,7 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     adminToken: env.ADMIN_TOKEN || null,
     secretKey: env.SECRET_KEY || null,
     publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 60, 'PUBLIC_RATE_LIMIT_PER_MINUTE'),
+    beaconRateLimitPerMinute: int(env.BEACON_RATE_LIMIT_PER_MINUTE, 600, 'BEACON_RATE_LIMIT_PER_MINUTE'),
     trustProxy: env.TRUST_PROXY === 'true',
     logLevel,
     cutoverSunsetAt: env.CUTOVER_SUNSET_AT || null,

@@ -94,6 +94,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
       adminToken,
       secretKey: env.secretKey ?? options.secretKey ?? null,
       publicRateLimitPerMinute: env.publicRateLimitPerMinute,
+      beaconRateLimitPerMinute: env.beaconRateLimitPerMinute,
       cutoverSunsetAt: env.cutoverSunsetAt,
     },
   );

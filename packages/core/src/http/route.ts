@@ -42,6 +42,8 @@ export interface RouteContext<Q = Record<string, unknown>> {
   principal: Principal | null;
   /** '/api/v1' or '/api/v2': the version prefix the request came in on. */
   base: string;
+  /** The client's IP as the host saw it (after TRUST_PROXY); 'unknown' when the host did not say. */
+  clientIp: string;
   waitUntil(promise: Promise<unknown>): void;
 }
 

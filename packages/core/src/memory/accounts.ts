@@ -113,6 +113,11 @@ export function createMemoryAccounts(): MemoryAccounts {
       // Copies, so a caller can never mutate the store through a returned record.
       return key && customer ? { key: { ...key }, customer: { ...customer } } : null;
     },
+    async findKeyById(keyId) {
+      const key = keys.get(keyId);
+      const customer = key && customers.get(key.customer_id);
+      return key && customer ? { key: { ...key }, customer: { ...customer } } : null;
+    },
     async createCustomerWithKey(input: NewCustomer, key: NewKey): Promise<KeyWithCustomer> {
       if (keyIdByHash.has(key.hash)) throw new Error('duplicate key hash');
       const customer = insertCustomer(input);

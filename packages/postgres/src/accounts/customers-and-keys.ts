@@ -6,7 +6,7 @@ import { type CustomerRow, customerOf, type KeyRow, keyOf, type Queryable } from
 
 export type CustomersAndKeys = Pick<
   Accounts,
-  'findKeyByHash' | 'createCustomerWithKey' | 'addKey' | 'getCustomer' | 'listKeys' | 'suspendExpiredGrace' | 'addUsage' | 'getUsage'
+  'findKeyByHash' | 'findKeyById' | 'createCustomerWithKey' | 'addKey' | 'getCustomer' | 'listKeys' | 'suspendExpiredGrace' | 'addUsage' | 'getUsage'
 >;
 
 export function insertKey(tx: Queryable, customerId: string, key: NewKey) {
@@ -42,26 +42,42 @@ export function insertCustomer(tx: Queryable, input: NewCustomer, billing: Custo
     RETURNING *`;
 }
 
+type KeyJoinRow = { key: KeyRow; customer: CustomerRow };
+
+function keyWithCustomerOf(row: KeyJoinRow | undefined): KeyWithCustomer | null {
+  if (!row) return null;
+  // row_to_json gives timestamps as text; the port speaks Date.
+  const key = { ...row.key, created_at: new Date(row.key.created_at) };
+  const customer = {
+    ...row.customer,
+    created_at: new Date(row.customer.created_at),
+    past_due_since: row.customer.past_due_since === null ? null : new Date(row.customer.past_due_since),
+  };
+  return { key: keyOf(key), customer: customerOf(customer) };
+}
+
 export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys {
   return {
     async findKeyByHash(hash, callOptions) {
       const rows = await guard.query(
         callOptions?.signal,
-        () => sql<Array<{ key: KeyRow; customer: CustomerRow }>>`
+        () => sql<KeyJoinRow[]>`
         SELECT row_to_json(k.*) AS key, row_to_json(c.*) AS customer
         FROM api_keys k JOIN customers c ON c.id = k.customer_id
         WHERE k.hash = ${hash}`,
       );
-      const row = rows[0];
-      if (!row) return null;
-      // row_to_json gives timestamps as text; the port speaks Date.
-      const key = { ...row.key, created_at: new Date(row.key.created_at) };
-      const customer = {
-        ...row.customer,
-        created_at: new Date(row.customer.created_at),
-        past_due_since: row.customer.past_due_since === null ? null : new Date(row.customer.past_due_since),
-      };
-      return { key: keyOf(key), customer: customerOf(customer) };
+      return keyWithCustomerOf(rows[0]);
+    },
+
+    async findKeyById(keyId, callOptions) {
+      const rows = await guard.query(
+        callOptions?.signal,
+        () => sql<KeyJoinRow[]>`
+        SELECT row_to_json(k.*) AS key, row_to_json(c.*) AS customer
+        FROM api_keys k JOIN customers c ON c.id = k.customer_id
+        WHERE k.id = ${keyId}`,
+      );
+      return keyWithCustomerOf(rows[0]);
     },
 
     async createCustomerWithKey(input: NewCustomer, key: NewKey): Promise<KeyWithCustomer> {

@@ -5,10 +5,10 @@
  * is never put into an error body or a log record.
  */
 import * as v from 'valibot';
-import { type BeaconClaims, beaconSignerFor } from '../../gate/beacon-token.js';
-import { ApiError, invalidBody } from '../../http/api-error.js';
+import { admitBeacon, invalidBeaconToken } from '../../gate/beacon-gate.js';
+import { invalidBody } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
-import { type RouteContext, route } from '../../http/route.js';
+import { route } from '../../http/route.js';
 import type { SearchEvent } from '../../ports.js';
 import { detailsOf } from '../../validation/issues.js';
 
@@ -47,19 +47,6 @@ export const RefinedBodySchema = v.strictObject({
 
 export const AcceptedSchema = v.strictObject({ accepted: v.literal(true), search_id: v.string() });
 
-function invalidToken(message: string): ApiError {
-  return new ApiError(401, 'invalid_beacon_token', { message }, { 'www-authenticate': 'Bearer realm="search-events"' });
-}
-
-function claimsOf(ctx: RouteContext): BeaconClaims {
-  const header = ctx.request.headers.get('authorization') ?? '';
-  if (!header.startsWith('Bearer ')) throw invalidToken('send the search answer’s beacon_token as Authorization: Bearer <beacon_token>');
-  const signer = beaconSignerFor(ctx.config.secretKey);
-  const claims = signer?.verify(header.slice(7).trim(), ctx.now) ?? null;
-  if (!claims) throw invalidToken('the beacon token is not valid or has expired');
-  return claims;
-}
-
 async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
   const raw = await readJsonCapped(request, BEACON_MAX_BYTES, (reason) => invalidBody([{ path: '', message: reason }]));
   const parsed = v.safeParse(schema, raw);
@@ -94,15 +81,16 @@ export const searchEventRoutes = (base: string) =>
       path: `${base}/search-events/${kind}`,
       access: 'open',
       summary: KINDS[kind].summary,
-      description: 'Authorization: Bearer <beacon_token> of the search answer (valid 30 minutes, bound to its search_id and key). Does not count toward quota.',
+      description:
+        'Authorization: Bearer <beacon_token> of the search answer (valid 30 minutes, bound to its search_id and key, refused once that key is rotated, revoked or suspended). Does not count toward quota; at most 20 events per token and BEACON_RATE_LIMIT_PER_MINUTE per client IP a minute.',
       tags: ['beacons'],
       body: { schema: KINDS[kind].schema, description: 'The event.', maxBytes: BEACON_MAX_BYTES },
       responses: { 202: { description: 'Event stored.', schema: AcceptedSchema } },
-      errors: ['invalid_beacon_token', 'invalid_body', 'payload_too_large'],
+      errors: ['invalid_beacon_token', 'invalid_body', 'payload_too_large', 'rate_limited'],
       async handler(ctx) {
-        const claims = claimsOf(ctx);
+        const claims = await admitBeacon(ctx);
         const body = (await bodyOf(ctx.request, KINDS[kind].schema as v.GenericSchema)) as { search_id: string };
-        if (body.search_id !== claims.searchId) throw invalidToken('the beacon token belongs to another search');
+        if (body.search_id !== claims.searchId) throw invalidBeaconToken('the beacon token belongs to another search');
         const event = {
           kind,
           search_id: claims.searchId,
