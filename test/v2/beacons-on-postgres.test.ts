@@ -34,7 +34,8 @@ describe('beacons on PostgreSQL and Redis', () => {
       body: JSON.stringify({ email: 'beacons@example.com' }),
     });
     const { key, id } = (await issued.json()) as { key: string; id: string };
-    const searchOnce = async () => (await (await on(0, '/api/v1/search?q=x', { headers: { 'x-api-key': key } })).json()) as { search_id: string; beacon_token: string };
+    const searchOnce = async () =>
+      (await (await on(0, '/api/v1/search?q=x', { headers: { 'x-api-key': key } })).json()) as { search_id: string; beacon_token: string };
     const [search, later] = [await searchOnce(), await searchOnce()];
     const beacon = (i: number, answer = search) =>
       on(i, '/api/v1/search-events/refined', {

@@ -70,7 +70,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
   const closers: Array<() => Promise<void>> = [];
   const store =
     options.storage ??
-    (env.storage === 'postgres' ? await postgresStorage(env, closers, options.migrate ?? false) : await memoryStorage(options.catalogueData));
+    (env.storage === 'postgres' ? await postgresStorage(env, closers, options.migrate ?? false, logger) : await memoryStorage(options.catalogueData));
   if (options.storage?.close) closers.push(options.storage.close.bind(options.storage));
   const limits = await limiterFromEnv(env, store, logger, closers, options.redisPrefix);
   // Runs first at close (closers run in reverse): the limiter's last usage goes to the stores
@@ -123,10 +123,12 @@ async function memoryStorage(data: CatalogueData | undefined): Promise<HostStora
   };
 }
 
-async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>, migrate: boolean): Promise<HostStorage> {
+async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>, migrate: boolean, logger: Logger): Promise<HostStorage> {
   const pg = await import('@catalogue/postgres');
   const sql = pg.connectPostgres(env.databaseUrl as string, { max: env.databasePoolMax });
   closers.push(() => sql.end({ timeout: 5 }));
+  // The first guardFor fixes the backstops of every port on this pool (backstops.ts).
+  pg.guardFor(sql, { logger });
   if (migrate) await pg.migrate(sql);
   return {
     catalogue: pg.createPostgresCatalogue(sql),

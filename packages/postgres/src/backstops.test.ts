@@ -5,7 +5,7 @@
  * never move between queries, and the pool healthy afterwards with no leftover backend.
  */
 import { ApiError } from '@catalogue/core';
-import type { Sql } from 'postgres';
+import type { PendingQuery, Row, Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type TestDatabase } from '../../../test/conformance/databases.js';
 import { QueryGuard } from './backstops.js';
@@ -120,6 +120,18 @@ describe('backstops on PostgreSQL', () => {
     }
     expect(answer).toEqual([{ one: 1 }]);
     expect(own.inFlight).toBe(0);
+  });
+
+  it('gives back the slot of a query the driver never settles, answering 503 and logging it', async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    const own = new QueryGuard(10, { lostAfterMs: 150, logger: { log: (record) => logged.push(record) } });
+    const never = new Promise<never>(() => {}) as unknown as PendingQuery<Row[]>;
+    const started = Date.now();
+    const error = await caught(own.query(undefined, () => never));
+    expect(error).toMatchObject({ status: 503, code: 'database_unavailable' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(own.inFlight).toBe(0);
+    expect(logged).toMatchObject([{ level: 'error', kind: 'database.query_lost' }]);
   });
 
   it('is healthy afterwards: every connection answers and no test backend is left running', async () => {

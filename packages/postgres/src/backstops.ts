@@ -17,12 +17,22 @@
  * and a runaway one is ended by the server's statement timeout (10 s), which cannot hit the
  * wrong query because it is the backend's own. Every query promise settles, so the in-flight
  * count returns to 0 after any storm of aborted requests.
+ *
+ * Lost queries: postgres.js 3.4.9 left some queries unsettled forever when connections were
+ * terminated under load (porsager/postgres#1130; patches/postgres+3.4.9.patch fixes it in this
+ * repository). In case a driver still loses one, a slot held longer than `lostAfterMs` (30 s:
+ * twice the request deadline, more than a statement timeout plus a reconnect) is given back,
+ * its caller gets 503 database_unavailable, and `database.query_lost` is logged, so a driver
+ * fault can never shrink the cap for good.
  */
-import { ApiError } from '@catalogue/core';
+import { ApiError, type Logger } from '@catalogue/core';
 import type { PendingQuery, Row, Sql } from 'postgres';
 
 export const DEFAULT_MAX_IN_FLIGHT = 144;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
+export const DEFAULT_LOST_AFTER_MS = 30_000;
+/** How often held slots are checked for lost queries. */
+const SWEEP_MS = 5_000;
 
 /** SQLSTATE query_canceled: with no cancel requests of ours, a statement timeout. */
 const QUERY_CANCELED = '57014';
@@ -30,6 +40,17 @@ const QUERY_CANCELED = '57014';
 export interface BackstopOptions {
   /** Calls allowed in flight at once across the process (default 144). */
   maxInFlight?: number;
+  /** A call unsettled for this long is taken for lost: its slot is given back (default 30 s). */
+  lostAfterMs?: number;
+  /** Where `database.query_lost` is logged. */
+  logger?: Logger;
+}
+
+/** One taken slot: given back once, by the work settling or by the sweep declaring it lost. */
+interface Slot {
+  startedAt: number;
+  released: boolean;
+  lose(): void;
 }
 
 export function poolExhausted(): ApiError {
@@ -93,8 +114,18 @@ function withoutLeadingHoles<T>(result: T): T {
 
 export class QueryGuard {
   #inFlight = 0;
+  readonly #slots = new Set<Slot>();
+  #sweeper: ReturnType<typeof setInterval> | null = null;
+  readonly lostAfterMs: number;
+  readonly #logger: Logger | undefined;
 
-  constructor(readonly maxInFlight: number = DEFAULT_MAX_IN_FLIGHT) {}
+  constructor(
+    readonly maxInFlight: number = DEFAULT_MAX_IN_FLIGHT,
+    options: Pick<BackstopOptions, 'lostAfterMs' | 'logger'> = {},
+  ) {
+    this.lostAfterMs = options.lostAfterMs ?? DEFAULT_LOST_AFTER_MS;
+    this.#logger = options.logger;
+  }
 
   get inFlight(): number {
     return this.#inFlight;
@@ -129,18 +160,52 @@ export class QueryGuard {
       this.#inFlight--;
       return Promise.reject(classify(error, signal));
     }
-    const done = settled.then(
-      (value) => {
-        this.#inFlight--;
-        return value;
-      },
-      (error: unknown) => {
-        this.#inFlight--;
-        throw classify(error, signal);
-      },
-    );
+    const done = new Promise<T>((resolve, reject) => {
+      const slot: Slot = { startedAt: Date.now(), released: false, lose: () => reject(databaseUnavailable()) };
+      this.#hold(slot);
+      settled.then(
+        (value) => {
+          this.#release(slot);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#release(slot);
+          reject(classify(error, signal));
+        },
+      );
+    });
     return signal ? answerOrAbort(done, signal) : done;
   }
+
+  #hold(slot: Slot): void {
+    this.#slots.add(slot);
+    if (this.#sweeper === null) {
+      this.#sweeper = setInterval(this.#sweep, Math.min(SWEEP_MS, this.lostAfterMs));
+      (this.#sweeper as { unref?: () => void }).unref?.();
+    }
+  }
+
+  #release(slot: Slot): boolean {
+    if (slot.released) return false;
+    slot.released = true;
+    this.#slots.delete(slot);
+    this.#inFlight--;
+    return true;
+  }
+
+  readonly #sweep = (): void => {
+    const now = Date.now();
+    for (const slot of this.#slots) {
+      if (now - slot.startedAt < this.lostAfterMs) continue;
+      this.#release(slot);
+      slot.lose();
+      this.#logger?.log({ level: 'error', kind: 'database.query_lost', held_ms: now - slot.startedAt });
+    }
+    if (this.#slots.size === 0 && this.#sweeper !== null) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = null;
+    }
+  };
 }
 
 function classify(error: unknown, signal: AbortSignal | undefined): unknown {
@@ -180,7 +245,7 @@ const guards = new WeakMap<Sql, QueryGuard>();
 export function guardFor(sql: Sql, options: BackstopOptions = {}): QueryGuard {
   let guard = guards.get(sql);
   if (!guard) {
-    guard = new QueryGuard(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    guard = new QueryGuard(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, options);
     guards.set(sql, guard);
   }
   return guard;

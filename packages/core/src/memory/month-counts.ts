@@ -69,7 +69,8 @@ export class MonthCounts {
 
   /** Seeds a state from durable usage (once; concurrent callers share the read). */
   seed(state: MonthState): Promise<void> {
-    return (state.seeding ??= this.#seed(state));
+    state.seeding ??= this.#seed(state);
+    return state.seeding;
   }
 
   add(state: MonthState): void {
