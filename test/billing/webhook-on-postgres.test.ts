@@ -187,6 +187,11 @@ describe('billing flows on PostgreSQL accounts', () => {
       body: JSON.stringify({ overage: 'bill' }),
     });
     expect(await settings.json()).toEqual({ overage: 'bill' });
+    // A key id with U+0000 reaches no store (issue 11 §3): PostgreSQL text cannot hold it.
+    for (const method of ['DELETE', 'POST']) {
+      const refused = await expectError(await h.fetch('/api/dashboard/keys/key_%00', { method, headers: auth }), 400, 'invalid_query');
+      expect(refused.details).toEqual([{ path: 'id', message: expect.any(String) }]);
+    }
     expect((await h.fetch(`/api/dashboard/keys/${fresh.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
     await expectError(await h.fetch('/api/v1/usage', { headers: { 'x-api-key': fresh.key } }), 401, 'revoked_api_key');
   });

@@ -3,6 +3,7 @@
  * so one match answers both "which handler" and, for 405, "which methods are allowed".
  */
 import { IttyRouter } from 'itty-router';
+import { unstorableTextProblem } from '../validation/storable.js';
 import type { Method, RouteDef } from './route.js';
 
 export interface PathMatch {
@@ -22,12 +23,21 @@ export interface Router {
   routes: readonly RouteDef[];
 }
 
+/** Why a path parameter is null: each route's parser names its own parameter with this. */
+export const UNDECODABLE_PARAM = 'must be percent-encoded UTF-8 text without U+0000';
+
+/**
+ * A path parameter, percent-decoded; null when it is not valid UTF-8 or decodes to text no
+ * store can hold (U+0000, validation/storable.ts), so no route hands such text to a store.
+ */
 function decode(raw: string): string | null {
+  let value: string;
   try {
-    return decodeURIComponent(raw);
+    value = decodeURIComponent(raw);
   } catch {
     return null;
   }
+  return unstorableTextProblem(value) ? null : value;
 }
 
 export function createRouter(routes: readonly RouteDef[]): Router {

@@ -1,12 +1,14 @@
 /**
  * Strict query parsing. Names and values are NFKC-normalized first; a name still unknown
  * after that is refused with `invalid_query`, and when its UTS #39 skeleton equals an allowed
- * name the detail says which one it imitates. Each value then goes through its valibot schema.
+ * name the detail says which one it imitates. A value no store can hold (U+0000, storable.ts)
+ * is refused for every parameter alike; each other value then goes through its valibot schema.
  */
 import * as v from 'valibot';
 import { type IssueDetail, invalidQuery } from '../http/api-error.js';
 import { detailsOf } from './issues.js';
 import { imitatedName } from './skeleton.js';
+import { unstorableTextProblem } from './storable.js';
 
 export interface ParamSpec {
   schema: v.GenericSchema<string | undefined, unknown>;
@@ -38,6 +40,8 @@ export function parseQuery<S extends QuerySpec>(raw: RawQuery, spec: S): QueryOu
   const allowed = Object.keys(spec);
   const issues: IssueDetail[] = [];
   const values: Record<string, string[]> = Object.create(null);
+  /** Parameters already refused for unstorable text: their schema adds nothing to say. */
+  const unstorable = new Set<string>();
 
   for (const rawName of Object.keys(raw)) {
     const name = rawName.normalize('NFKC');
@@ -53,6 +57,13 @@ export function parseQuery<S extends QuerySpec>(raw: RawQuery, spec: S): QueryOu
     }
     const rawValue = raw[rawName] as string | string[];
     const list = (Array.isArray(rawValue) ? rawValue : [rawValue]).map((s) => s.normalize('NFKC'));
+    for (const value of list) {
+      const problem = unstorableTextProblem(value);
+      if (problem) {
+        issues.push({ path: name, message: problem });
+        unstorable.add(name);
+      }
+    }
     const collected = values[name];
     if (collected) collected.push(...list);
     else values[name] = list;
@@ -60,6 +71,7 @@ export function parseQuery<S extends QuerySpec>(raw: RawQuery, spec: S): QueryOu
 
   const out: Record<string, unknown> = {};
   for (const name of allowed) {
+    if (unstorable.has(name)) continue;
     const param = spec[name] as ParamSpec;
     const list = values[name];
     if (list && list.length > 1 && !param.multi) {

@@ -7,12 +7,19 @@ import { revealContext } from '../../billing/apply-event.js';
 import { requireSameOrigin, sessionCustomer } from '../../billing/dashboard-session.js';
 import { unseal } from '../../billing/seal.js';
 import { newKeyRecord } from '../../gate/issue-key.js';
-import { ApiError, notFound } from '../../http/api-error.js';
+import { ApiError, invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import { UNDECODABLE_PARAM } from '../../http/router.js';
 import type { ApiKey } from '../../ports.js';
 
 const NO_STORE = { 'cache-control': 'no-store' };
+
+/** The `<id>` path parameter; the router hands over null for text no store can hold. */
+function keyIdOf(id: string | null | undefined): string {
+  if (id === null || id === undefined) throw invalidQuery([{ path: 'id', message: UNDECODABLE_PARAM }]);
+  return id;
+}
 
 export const keyView = (k: ApiKey) => ({
   id: k.id,
@@ -57,7 +64,7 @@ export const dashboardRotateKeyRoute = () =>
     async handler({ request, params, ports, config, now }) {
       requireSameOrigin(request, config);
       const customer = await sessionCustomer(request, ports, now);
-      const keyId = params.id ?? '';
+      const keyId = keyIdOf(params.id);
       const current = (await ports.accounts.listKeys(customer.id)).find((k) => k.id === keyId);
       if (!current) throw notFound('key');
       if (current.status !== 'active') throw new ApiError(400, 'invalid_body', { message: `only an active key can be rotated; this one is ${current.status}` });
@@ -88,7 +95,7 @@ export const dashboardRevokeKeyRoute = () =>
     async handler({ request, params, ports, config, now }) {
       requireSameOrigin(request, config);
       const customer = await sessionCustomer(request, ports, now);
-      const revoked = await ports.accounts.revokeKey(customer.id, params.id ?? '');
+      const revoked = await ports.accounts.revokeKey(customer.id, keyIdOf(params.id));
       if (!revoked) throw notFound('key');
       ports.logger.log({ level: 'info', kind: 'dashboard.key_revoked', customer_id: customer.id, key_id: revoked.id, key_prefix: revoked.display_prefix });
       return new Response(null, { status: 204, headers: NO_STORE });

@@ -1,6 +1,7 @@
 /** Path keys and ids: parsing rules shared by every route that takes one. */
 import type { IssueDetail } from '../../http/api-error.js';
 import { ApiError } from '../../http/api-error.js';
+import { UNDECODABLE_PARAM } from '../../http/router.js';
 import type { AgentKey } from '../../ports.js';
 
 export const MAX_MASTER_ID = 2_000_000_000;
@@ -26,7 +27,7 @@ export function masterIdProblem(raw: unknown): string | null {
 }
 
 export function parseMasterId(raw: string | null): number {
-  const problem = raw === null ? 'is not valid percent-encoding' : masterIdProblem(raw);
+  const problem = raw === null ? UNDECODABLE_PARAM : masterIdProblem(raw);
   if (problem) {
     const details: IssueDetail[] = [{ path: 'id', message: problem }];
     throw new ApiError(400, 'invalid_master_id', { details });
@@ -52,7 +53,7 @@ function invalidKey(name: string, message: string): ApiError {
 /** `{key}`: a cluster_id, a slug, or a typed locator `discogs:123` / `mbid:<uuid>`. */
 export function parseAgentKey(raw: string | null, name = 'key'): AgentKey {
   const value = raw?.normalize('NFKC');
-  if (!value) throw invalidKey(name, 'is not valid percent-encoding');
+  if (!value) throw invalidKey(name, UNDECODABLE_PARAM);
   if (/^[1-9][0-9]{0,14}$/.test(value)) return { by: 'cluster_id', cluster_id: Number(value) };
   if (value.startsWith('discogs:')) {
     const id = value.slice(8);
