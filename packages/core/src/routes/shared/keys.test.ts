@@ -49,3 +49,27 @@ describe('agent keys', () => {
     expect(() => parseAgentKey(raw)).toThrowError(ApiError);
   });
 });
+
+describe('agent key id ranges (catalogue/id-ranges.ts)', () => {
+  const answer = (raw: string) => {
+    try {
+      return parseAgentKey(raw);
+    } catch (error) {
+      return (error as ApiError).status;
+    }
+  };
+
+  it.each([
+    ['2147483647', { by: 'cluster_id', cluster_id: 2_147_483_647 }],
+    ['2147483648', 404],
+    ['8000000003', 404],
+    ['8000000004', 400],
+    ['9'.repeat(400), 400],
+    ['discogs:536870911', { by: 'discogs', id: 536_870_911 }],
+    ['discogs:536870912', 404],
+    ['discogs:2000000000', 404],
+    ['discogs:2000000001', 400],
+  ])('%s → %j', (raw, expected) => {
+    expect(answer(raw)).toEqual(expected);
+  });
+});

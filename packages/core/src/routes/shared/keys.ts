@@ -1,10 +1,19 @@
 /** Path keys and ids: parsing rules shared by every route that takes one. */
+import { CLUSTER_ID_RANGE, type IdRange, MAX_MASTER_ID, SOURCE_ID_RANGE } from '../../catalogue/id-ranges.js';
 import type { IssueDetail } from '../../http/api-error.js';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError, invalidQuery } from '../../http/api-error.js';
 import { UNDECODABLE_PARAM } from '../../http/router.js';
 import type { AgentKey } from '../../ports.js';
 
-export const MAX_MASTER_ID = 2_000_000_000;
+/**
+ * `id` against its range (catalogue/id-ranges.ts): above `max` it is malformed, 400 naming
+ * `path`; above `held` no record can have it, 404 without asking the store.
+ */
+export function idWithin(id: number, range: IdRange, path: string): number {
+  if (id > range.max) throw invalidQuery([{ path, message: `${range.what} is at most ${range.max}` }]);
+  if (id > range.held) throw new ApiError(404, 'not_found', { message: `no record can have ${range.what} above ${range.held}` });
+  return id;
+}
 
 /**
  * Master ids are canonical decimal: digits only, no sign, no leading zero, no exponent or
@@ -54,10 +63,10 @@ function invalidKey(name: string, message: string): ApiError {
 export function parseAgentKey(raw: string | null, name = 'key'): AgentKey {
   const value = raw?.normalize('NFKC');
   if (!value) throw invalidKey(name, UNDECODABLE_PARAM);
-  if (/^[1-9][0-9]{0,14}$/.test(value)) return { by: 'cluster_id', cluster_id: Number(value) };
+  if (/^[1-9][0-9]*$/.test(value)) return { by: 'cluster_id', cluster_id: idWithin(Number(value), CLUSTER_ID_RANGE, name) };
   if (value.startsWith('discogs:')) {
     const id = value.slice(8);
-    if (/^[1-9][0-9]{0,11}$/.test(id)) return { by: 'discogs', id: Number(id) };
+    if (/^[1-9][0-9]*$/.test(id)) return { by: 'discogs', id: idWithin(Number(id), SOURCE_ID_RANGE, name) };
     throw invalidKey(name, 'a discogs locator is discogs:<positive integer>');
   }
   if (value.startsWith('mbid:')) {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { CLUSTER_ID_RANGE } from '../../catalogue/id-ranges.js';
 import { invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
@@ -61,7 +62,8 @@ export const bandcampManifestRoute = () =>
     query: {
       tag: { schema: v.optional(textParam(100, 'Only artists with a release carrying this tag.')) },
       limit: { schema: limitParam(50) },
-      cursor: { schema: v.optional(integerParam(1, Number.MAX_SAFE_INTEGER, 'next_cursor of the previous page.')) },
+      // The cursor is the last artist's cluster_id: above what the catalogue holds it was tampered with.
+      cursor: { schema: v.optional(integerParam(1, CLUSTER_ID_RANGE.held, 'next_cursor of the previous page.')) },
     },
     responses: { 200: { description: 'A page of covered artists.', schema: BandcampManifestSchema } },
     errors: ['invalid_query'],

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
+import { MASTER_ID_RANGE, SOURCE_ID_RANGE } from '../../catalogue/id-ranges.js';
 import { invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { ResolveInput } from '../../ports.js';
 import { ClusterSchema } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
-import { isMbid } from '../shared/keys.js';
+import { idWithin, isMbid } from '../shared/keys.js';
 import { agentLinks } from '../shared/links.js';
 
 const UUID_IN_PATH = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
@@ -47,7 +48,7 @@ export function locatorOfUrl(raw: string): ResolveInput | null {
 
 /** `discogs=123` (artist), `label/123`, `master/123` (→ the master's main artist). */
 function discogsInput(value: string): ResolveInput | null {
-  const match = /^(?:(artist|label|master)\/)?([1-9][0-9]{0,11})$/.exec(value.trim());
+  const match = /^(?:(artist|label|master)\/)?([1-9][0-9]*)$/.exec(value.trim());
   if (!match) return null;
   return { by: 'discogs', kind: (match[1] as 'artist' | 'label' | 'master' | undefined) ?? 'artist', id: Number(match[2]) };
 }
@@ -88,6 +89,7 @@ export const resolveRoute = (base: string) =>
         if (!isMbid(mbid)) throw invalidQuery([{ path: 'mbid', message: 'must be a UUID' }]);
         input = { by: 'mbid', mbid };
       }
+      if (input.by === 'discogs') idWithin(input.id, input.kind === 'master' ? MASTER_ID_RANGE : SOURCE_ID_RANGE, given[0] as string);
       const cluster = await ports.catalogue.resolve(input, options);
       if (!cluster) throw notFound('cluster');
       return json({ ...cluster, _links: agentLinks(config.baseUrl, base, cluster.kind, cluster.cluster_id, cluster.slug) });
