@@ -73,6 +73,44 @@ describe.each(STORES)('values no store can hold, on %s', (_store, open) => {
     await expectError(await get(path), 404, 'not_found');
   });
 
+  it.each([
+    ['NUL', 'Ops\u0000'],
+    ['a lone surrogate', 'Ops \ud800'],
+  ])('%s in an admin key name → 400 invalid_body naming it', async (_what, name) => {
+    const res = await s.fetch('/api/v1/admin/keys', {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-admin-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ops@example.com', name }),
+    });
+    const body = await expectError(res, 400, 'invalid_body');
+    expect(body.details).toEqual([{ path: 'name', message: expect.any(String) }]);
+  });
+
+  it.each([
+    ['NUL', 'moments\u0000'],
+    ['a lone surrogate', 'moments \udfff'],
+  ])('%s in a refined beacon → 400 invalid_body naming q', async (_what, q) => {
+    const search = (await (await get('/api/v1/search?q=moments')).json()) as { search_id: string; beacon_token: string };
+    const res = await s.fetch('/api/v1/search-events/refined', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${search.beacon_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ search_id: search.search_id, q }),
+    });
+    const body = await expectError(res, 400, 'invalid_body');
+    expect(body.details).toEqual([{ path: 'q', message: expect.any(String) }]);
+  });
+
+  it('a beacon hit id no hit can have → 400 invalid_body naming it', async () => {
+    const search = (await (await get('/api/v1/search?q=moments')).json()) as { search_id: string; beacon_token: string };
+    const res = await s.fetch('/api/v1/search-events/observed', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${search.beacon_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ search_id: search.search_id, hits: [{ id: 2 ** 53, position: 0 }] }),
+    });
+    const body = await expectError(res, 400, 'invalid_body');
+    expect(body.details).toEqual([{ path: 'hits.0.id', message: expect.any(String) }]);
+  });
+
   it('the largest ids that can exist still reach the store and answer 404', async () => {
     for (const path of ['/api/v1/artist/2147483647', '/api/v1/artist/discogs:536870911', '/api/v1/resolve?discogs=master/2000000000']) {
       await expectError(await get(path), 404, 'not_found');

@@ -2,6 +2,10 @@
  * The only doors out of core. Every port has an in-memory implementation in `memory/` and a
  * real one in an adapter package; the conformance suite runs the same assertions on both.
  * Nothing here may name a runtime.
+ *
+ * What core hands a port from a request has passed validation: every id is within its range
+ * (catalogue/id-ranges.ts: at most 2³¹−1) and no text holds U+0000 or a lone surrogate
+ * (validation/storable.ts), so an adapter binds them as they are (issue 11 §3).
  */
 import type {
   AgentKind,

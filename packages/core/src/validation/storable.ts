@@ -6,6 +6,7 @@
  * parameter with U+0000 is `400 invalid_query` naming the parameter, a body field
  * `400 invalid_body` naming the field.
  */
+import * as v from 'valibot';
 
 /** In `u` mode a surrogate pair is one code point, so only an unpaired surrogate matches. */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -16,3 +17,9 @@ export function unstorableTextProblem(text: string): string | null {
   if (LONE_SURROGATE.test(text)) return 'must not contain a lone UTF-16 surrogate (it has no UTF-8 encoding)';
   return null;
 }
+
+/** The same rule as a valibot action, for the body fields that reach a store. */
+export const storableText = v.rawCheck<string>(({ dataset, addIssue }) => {
+  const problem = dataset.typed ? unstorableTextProblem(dataset.value) : null;
+  if (problem) addIssue({ message: problem });
+});

@@ -6,13 +6,14 @@ import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { TIER_IDS, TIERS } from '../../tiers.js';
 import { detailsOf } from '../../validation/issues.js';
+import { storableText } from '../../validation/storable.js';
 
 const positiveInt = (max: number) =>
   v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(max, `must be at most ${max}`));
 
 export const AdminKeyRequestSchema = v.strictObject({
   email: v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)),
-  name: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'))),
+  name: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), storableText)),
   tier: v.optional(v.picklist(TIER_IDS, `must be one of ${TIER_IDS.join(', ')}`), 'contract_2000'),
   environment: v.optional(v.picklist(['live', 'test'], 'must be live or test'), 'live'),
   limits: v.optional(

@@ -5,12 +5,14 @@
  * is never put into an error body or a log record.
  */
 import * as v from 'valibot';
+import { MAX_HELD_ID } from '../../catalogue/id-ranges.js';
 import { admitBeacon, invalidBeaconToken } from '../../gate/beacon-gate.js';
 import { invalidBody } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
 import { route } from '../../http/route.js';
 import type { SearchEvent } from '../../ports.js';
 import { detailsOf } from '../../validation/issues.js';
+import { storableText } from '../../validation/storable.js';
 
 export const BEACON_MAX_BYTES = 16 * 1024;
 
@@ -25,7 +27,7 @@ export const ObservedBodySchema = v.strictObject({
   hits: v.pipe(
     v.array(
       v.strictObject({
-        id: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('id of the hit as the search answered it.')),
+        id: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_HELD_ID), v.description('id of the hit as the search answered it.')),
         position: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000), v.description('0-based position the user saw it at.')),
       }),
     ),
@@ -41,6 +43,7 @@ export const RefinedBodySchema = v.strictObject({
     v.string(),
     v.minLength(1, 'must not be empty'),
     v.maxLength(200, 'must be at most 200 characters'),
+    storableText,
     v.description('The refined query the user typed next.'),
   ),
 });
