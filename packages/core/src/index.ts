@@ -12,6 +12,7 @@ export { constantTimeEqual, sha256Hex } from './gate/hash.js';
 export { type IssuedKey, issueCustomerKey, newKeyRecord } from './gate/issue-key.js';
 export { DISPLAY_PREFIX_LENGTH, generateApiKey, parseApiKey } from './gate/key-format.js';
 export { ApiError, type ErrorCode, errorResponse, type IssueDetail } from './http/api-error.js';
+export { newRequestId } from './http/request-id.js';
 export type { Access, Method, Principal, RouteContext, RouteDef } from './http/route.js';
 export { buildOpenApi, ERROR_STATUS, strictSchema } from './openapi.js';
 export type * from './ports.js';

@@ -9,6 +9,7 @@ import type { RouteDef } from './http/route.js';
 import { isV1Path, type RouteKind, routeKind } from './versioning.js';
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
   invalid_query: 400,
   invalid_facet: 400,
   invalid_master_id: 400,
@@ -25,10 +26,12 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   route_not_found: 404,
   master_not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  headers_too_large: 431,
   internal: 500,
   billing_unavailable: 503,
   pool_exhausted: 503,

@@ -1,8 +1,14 @@
 /**
  * Every refusal the service makes is an ApiError; `errorResponse` is the one place that turns
  * it into the spec's body `{error, details?, ...}` with `Cache-Control: no-store`.
+ *
+ * `bad_request`, `request_timeout` and `headers_too_large` are the hosts' own refusals of a
+ * request the router never sees (a malformed Host, a request line or headers the HTTP parser
+ * refuses, a request that never finished arriving): they share the codes so every answer has
+ * the same shape (README, "Decisions").
  */
 export type ErrorCode =
+  | 'bad_request'
   | 'invalid_query'
   | 'invalid_facet'
   | 'invalid_master_id'
@@ -20,9 +26,11 @@ export type ErrorCode =
   | 'master_not_found'
   | 'method_not_allowed'
   | 'gone'
+  | 'request_timeout'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'headers_too_large'
   | 'internal'
   | 'billing_unavailable'
   | 'pool_exhausted'
