@@ -4,7 +4,8 @@
  * host itself. A declared Content-Length over the cap is refused before a byte is read; a body
  * without one (chunked) is counted while it streams and fails with the same 413 once over.
  */
-import { ApiError, errorResponse } from '@catalogue/core';
+import { ApiError } from '@catalogue/core';
+import { hostRefusal } from './refusal.js';
 
 export const HOST_MAX_BODY_BYTES = 1_048_576;
 
@@ -14,10 +15,7 @@ export function payloadTooLarge(maxBytes: number): ApiError {
 
 /** The spec's 413 answer, for hosts that refuse before the service sees the request. */
 export function payloadTooLargeResponse(maxBytes: number = HOST_MAX_BODY_BYTES): Response {
-  const response = errorResponse(payloadTooLarge(maxBytes), crypto.randomUUID());
-  // The rest of the body is never read: the connection cannot be reused.
-  response.headers.set('connection', 'close');
-  return response;
+  return hostRefusal(payloadTooLarge(maxBytes));
 }
 
 /** True when a declared Content-Length is over the cap. */

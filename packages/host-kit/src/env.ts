@@ -8,6 +8,11 @@ export interface HostEnv {
   port: number;
   baseUrl: string;
   /**
+   * BASE_URL's origin when BASE_URL is set to an absolute http(s) URL: the origin of every
+   * request URL the hosts build (request-url.ts). Null otherwise: the request's Host decides.
+   */
+  publicOrigin: string | null;
+  /**
    * CATALOGUE_STORAGE: `memory` runs the in-memory demo (generated catalogue, memory accounts)
    * even when DATABASE_URL is set; `postgres` requires DATABASE_URL. Unset: `postgres` when
    * DATABASE_URL is set, otherwise `memory`.
@@ -53,6 +58,17 @@ function storageOf(env: Record<string, string | undefined>): StorageChoice {
   return chosen;
 }
 
+/** A BASE_URL without an origin (`/` makes the service's links relative) leaves request URLs to the Host rule. */
+function publicOriginOf(baseUrl: string | undefined): string | null {
+  if (!baseUrl) return null;
+  try {
+    const url = new URL(baseUrl);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 export function readEnv(env: Record<string, string | undefined>): HostEnv {
   const port = int(env.PORT, 8080, 'PORT');
   const logLevel = (env.LOG_LEVEL ?? 'info') as HostEnv['logLevel'];
@@ -60,6 +76,7 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
   return {
     port,
     baseUrl: (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicOrigin: publicOriginOf(env.BASE_URL),
     storage: storageOf(env),
     databaseUrl: env.DATABASE_URL || null,
     dataDir: env.CATALOGUE_DATA_DIR || './.data',

@@ -6,5 +6,8 @@ export { type BannerInfo, banner, demoKeyFor, demoKeyWanted, demoSecrets, issueD
 export { type HostEnv, readEnv, type StorageChoice } from './env.js';
 export { JOBS_INTERVAL_MS, type JobSchedule, scheduleJobs } from './jobs.js';
 export { nativeHasher } from './native-hasher.js';
+export { hostRefusal } from './refusal.js';
+export { type RequestUrlParts, requestUrl } from './request-url.js';
+export { routedRequest } from './routed-request.js';
 export { createServiceFromEnv, type HostedService, type HostStorage, type ServiceFromEnvOptions } from './service-from-env.js';
 export { exitGracefullyOnSignals } from './shutdown.js';
