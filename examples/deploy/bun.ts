@@ -4,7 +4,7 @@ import { serveWithBun } from '@catalogue/host-bun/serve';
 import { createServiceFromEnv, scheduleJobs } from '@catalogue/host-kit';
 
 const hosted = await createServiceFromEnv(process.env);
-const running = serveWithBun(hosted.service, { port: hosted.env.port, trustProxy: hosted.env.trustProxy });
+const running = serveWithBun(hosted.service, { port: hosted.env.port, trustProxy: hosted.env.trustProxy, publicOrigin: hosted.env.publicOrigin });
 const jobs = scheduleJobs(hosted.service);
 console.log(`listening on ${running.url}`);
 process.on('SIGTERM', async () => {

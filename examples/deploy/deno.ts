@@ -9,6 +9,7 @@ const hosted = await createServiceFromEnv(Deno.env.toObject());
 serveWithDeno(hosted.service, {
   port: hosted.env.port,
   trustProxy: hosted.env.trustProxy,
+  publicOrigin: hosted.env.publicOrigin,
   onListen: ({ port }) => console.log(`listening on http://localhost:${port}`),
 });
 cronJobs(hosted.service);

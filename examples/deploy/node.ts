@@ -3,7 +3,7 @@ import { createServiceFromEnv, scheduleJobs } from '@catalogue/host-kit';
 import { createNodeServer, listen } from '@catalogue/host-node/server';
 
 const hosted = await createServiceFromEnv(process.env);
-const running = await listen(createNodeServer(hosted.service, { trustProxy: hosted.env.trustProxy }), hosted.env.port);
+const running = await listen(createNodeServer(hosted.service, { trustProxy: hosted.env.trustProxy, publicOrigin: hosted.env.publicOrigin }), hosted.env.port);
 const jobs = scheduleJobs(hosted.service);
 console.log(`listening on ${running.url}`);
 process.on('SIGTERM', async () => {

@@ -8,5 +8,5 @@ import { createServiceFromEnv } from '@catalogue/host-kit';
 import { cronJobs, serveWithDeno } from './src/serve.ts';
 
 const hosted = await createServiceFromEnv(Deno.env.toObject());
-serveWithDeno(hosted.service, { trustProxy: hosted.env.trustProxy });
+serveWithDeno(hosted.service, { trustProxy: hosted.env.trustProxy, publicOrigin: hosted.env.publicOrigin });
 cronJobs(hosted.service);

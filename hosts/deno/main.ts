@@ -14,7 +14,7 @@ const logger = consoleLogger(env.logLevel);
 const demo = env.storage === 'memory';
 const hosted = await createServiceFromEnv(source, { logger, ...(demo ? demoSecrets(env.dataDir) : {}) });
 
-const server = serveWithDeno(hosted.service, { port: env.port, hostname: '0.0.0.0', trustProxy: env.trustProxy });
+const server = serveWithDeno(hosted.service, { port: env.port, hostname: '0.0.0.0', trustProxy: env.trustProxy, publicOrigin: env.publicOrigin });
 // Issued once the server listens (Deno.serve throws when it cannot), so a failed start writes no customer.
 const demoKey = await demoKeyFor(env, hosted.accounts, env.storage === 'postgres');
 // Where this process listens (what the curl examples reach), not BASE_URL.

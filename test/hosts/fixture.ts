@@ -1,6 +1,7 @@
 /**
  * The one HTTP fixture every host answers the same way: a list of request → expected-answer
- * cases covering auth, errors, limits, a data route, HEAD, 405 and body limits. The runners
+ * cases covering auth, errors, limits, a data route, HEAD, 405, body limits and the request URL
+ * (a malformed Host is 400; the path never comes from a header). The runners
  * (node/bun/deno.test.ts against real processes, lambda.test.ts against event JSON) feed it
  * the same setup: keys issued through POST /api/v1/admin/keys on the host under test.
  */
@@ -13,6 +14,8 @@ export interface FixtureContext {
   /** Contract key with burst_per_minute 1: its second call in a minute is refused. */
   limitedKey: string;
   masterId: number;
+  /** The host takes the scheme from X-Forwarded-Proto (Lambda does; Node, Bun and Deno do not). */
+  honoursForwardedProto: boolean;
 }
 
 export interface FixtureRequest {
@@ -38,7 +41,7 @@ export interface FixtureCase {
   /** Requests sent first (their answers unchecked), e.g. to use up a burst. */
   prime?(ctx: FixtureContext): FixtureRequest[];
   expect(ctx: FixtureContext): ExpectedAnswer;
-  /** The answer comes from the host's own body cap, not the fetch handler (Lambda comparison skips it). */
+  /** The answer comes from the host itself (body cap, Host check), not the fetch handler (Lambda comparison skips it). */
   hostLevel?: boolean;
 }
 
@@ -48,10 +51,44 @@ export const HOST_CAP = 1_048_576;
 
 const json = { 'content-type': 'application/json' };
 const withKey = (key: string, extra: Record<string, string> = {}) => ({ 'x-api-key': key, ...extra });
-const requestId = { 'x-request-id': /^[0-9A-Za-z-]{20,}$/ };
-const errorHeaders = { 'content-type': /^application\/json/, 'cache-control': 'no-store', ...requestId };
+/** The service's request ids are ULIDs; the hosts' own refusals use the same form. */
+const requestId = { 'x-request-id': /^[0-9A-Z]{26}$/ };
+/** What every error answer carries (decisions.md §6). */
+export const errorHeaders = { 'content-type': /^application\/json/, 'cache-control': 'no-store', ...requestId };
+
+const rootIndex = { name: 'Music Catalogue Data Service', version: 'v1' };
+
+/**
+ * A Host that is not an RFC 3986 authority is `400 bad_request` in the spec's error shape on
+ * every host (RFC 9112 §3.2), sent with a valid key so that a host routing on it would show.
+ */
+function malformedHost(host: string, why: string): FixtureCase {
+  return {
+    name: `request URL: Host ${JSON.stringify(host)} (${why}) is 400 bad_request`,
+    request: (c) => ({ method: 'GET', path: '/api/v1', headers: withKey(c.key, { host }) }),
+    expect: () => ({ status: 400, json: { error: 'bad_request' }, headers: errorHeaders }),
+    hostLevel: true,
+  };
+}
 
 export const FIXTURE: FixtureCase[] = [
+  malformedHost('a b', 'a space'),
+  malformedHost('[::1', 'an unclosed IPv6 literal'),
+  malformedHost('<bad host>', 'characters outside the authority grammar'),
+  // Deno and Lambda used to build the URL as `scheme://${host}${path}`, so this served /api/v1/usage.
+  malformedHost('x/api/v1/usage#', 'a path and a fragment: never the routed path'),
+  malformedHost('catalogue.test:65536', 'a port over 65535'),
+  {
+    name: 'request URL: a valid IPv6 Host with a port serves the path the runtime received',
+    request: () => ({ method: 'GET', path: '/api/v1', headers: { host: '[::1]:8080' } }),
+    expect: () => ({ status: 200, json: rootIndex }),
+  },
+  {
+    name: 'request URL: a malformed X-Forwarded-Proto is 400 where the host honours it, ignored elsewhere',
+    request: () => ({ method: 'GET', path: '/api/v1', headers: { 'x-forwarded-proto': 'a b' } }),
+    expect: (c) => (c.honoursForwardedProto ? { status: 400, json: { error: 'bad_request' }, headers: errorHeaders } : { status: 200, json: rootIndex }),
+    hostLevel: true,
+  },
   {
     name: 'data route: a master with the caller key',
     request: (c) => ({ method: 'GET', path: `/api/v1/masters/${c.masterId}`, headers: withKey(c.key) }),
@@ -142,7 +179,7 @@ export const FIXTURE: FixtureCase[] = [
     expect: () => ({
       status: 413,
       json: { error: 'payload_too_large', max_bytes: HOST_CAP },
-      headers: { 'content-type': /^application\/json/, 'cache-control': 'no-store' },
+      headers: errorHeaders,
     }),
     hostLevel: true,
   },

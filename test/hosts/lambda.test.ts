@@ -10,7 +10,7 @@ import { createLambdaHandler, type LambdaHandler } from '../../hosts/lambda/src/
 import type { HttpResult } from '../../hosts/lambda/src/events.js';
 import { caseVariant } from '../../hosts/lambda/src/from-response.js';
 import { type Answer, checkAnswer, jsonOf } from './answer.js';
-import { FIXTURE, FIXTURE_ADMIN_TOKEN, type FixtureContext, type FixtureRequest } from './fixture.js';
+import { errorHeaders, FIXTURE, FIXTURE_ADMIN_TOKEN, type FixtureContext, type FixtureRequest } from './fixture.js';
 import { answerOf, eventFor, HTTP_EVENT_KINDS, hasRepeatedQuery, scheduledEvent } from './lambda-events.js';
 import { fixtureContext } from './setup.js';
 
@@ -52,7 +52,7 @@ describe('the Lambda host answers the shared fixture through every event kind', 
     const hosted = await createServiceFromEnv({ CATALOGUE_STORAGE: 'memory', ADMIN_TOKEN: FIXTURE_ADMIN_TOKEN, LOG_LEVEL: 'error' });
     service = hosted.service;
     handler = createLambdaHandler(service);
-    ctx = await fixtureContext(async (req) => answerOf((await handler(eventFor('apigateway-v2', req))) as HttpResult));
+    ctx = await fixtureContext(async (req) => answerOf((await handler(eventFor('apigateway-v2', req))) as HttpResult), true);
   }, 60_000);
 
   for (const kind of HTTP_EVENT_KINDS) {
@@ -125,6 +125,16 @@ describe('the Lambda mapping of cookies, binary bodies and schedules', () => {
     expect(single.headers[caseVariant('set-cookie', 0)]).toBe('a=1; Path=/; HttpOnly');
     expect(single.headers[caseVariant('set-cookie', 1)]).toBe('b=2; Path=/; Secure');
     expect(caseVariant('set-cookie', 1)).not.toBe('set-cookie');
+  });
+
+  it("builds every event's URL from its path on BASE_URL's origin, whatever the Host; a malformed Host is still 400", async () => {
+    const behindBaseUrl = createLambdaHandler(stub, { publicOrigin: 'https://api.example.com' });
+    for (const kind of HTTP_EVENT_KINDS) {
+      await behindBaseUrl(eventFor(kind, { method: 'GET', path: '/api/v1?x=1', headers: { host: 'internal.example:9000', 'x-forwarded-proto': 'http' } }));
+      expect((seen.at(-1) as Request).url, kind).toBe('https://api.example.com/api/v1?x=1');
+      const refused = answerOf((await behindBaseUrl(eventFor(kind, { method: 'GET', path: '/api/v1', headers: { host: 'x/api/v1/usage#' } }))) as HttpResult);
+      checkAnswer(refused, { status: 400, json: { error: 'bad_request' }, headers: errorHeaders }, kind);
+    }
   });
 
   it('a text answer stays text', async () => {

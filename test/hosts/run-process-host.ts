@@ -5,14 +5,15 @@ import { FIXTURE, type FixtureContext } from './fixture.js';
 import { type RunningHost, type Runtime, send, startHost } from './process-host.js';
 import { fixtureContext } from './setup.js';
 
-export function runFixtureAgainst(runtime: Runtime): void {
+/** `more` adds cases of this runtime alone, against the same process. */
+export function runFixtureAgainst(runtime: Runtime, more?: (host: () => RunningHost) => void): void {
   describe(`the ${runtime} host answers the shared fixture`, () => {
     let host: RunningHost;
     let ctx: FixtureContext;
 
     beforeAll(async () => {
       host = await startHost(runtime);
-      ctx = await fixtureContext((req) => send(host.baseUrl, req));
+      ctx = await fixtureContext((req) => send(host.baseUrl, req), false);
     }, 120_000);
 
     afterAll(async () => {
@@ -25,5 +26,7 @@ export function runFixtureAgainst(runtime: Runtime): void {
         checkAnswer(await send(host.baseUrl, c.request(ctx)), c.expect(ctx), `${runtime}: ${c.name}`);
       });
     }
+
+    more?.(() => host);
   });
 }

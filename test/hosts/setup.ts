@@ -22,8 +22,9 @@ async function issue(send: (req: FixtureRequest) => Promise<Answer>, body: Recor
   return (jsonOf(answer) as { key: string }).key;
 }
 
-export async function fixtureContext(send: (req: FixtureRequest) => Promise<Answer>): Promise<FixtureContext> {
+export async function fixtureContext(send: (req: FixtureRequest) => Promise<Answer>, honoursForwardedProto: boolean): Promise<FixtureContext> {
   return {
+    honoursForwardedProto,
     adminToken: FIXTURE_ADMIN_TOKEN,
     key: await issue(send, { email: 'fixture@example.com', tier: 'self_serve_299', environment: 'test' }),
     limitedKey: await issue(send, { email: 'limited@example.com', tier: 'contract_2000', limits: { burst_per_minute: 1 } }),

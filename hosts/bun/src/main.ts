@@ -12,7 +12,7 @@ const logger = consoleLogger(env.logLevel);
 const demo = env.storage === 'memory';
 const hosted = await createServiceFromEnv(process.env, { logger, ...(demo ? demoSecrets(env.dataDir) : {}) });
 
-const running = serveWithBun(hosted.service, { port: env.port, trustProxy: env.trustProxy });
+const running = serveWithBun(hosted.service, { port: env.port, trustProxy: env.trustProxy, publicOrigin: env.publicOrigin });
 // Issued once the server listens (Bun.serve throws when it cannot), so a failed start writes no customer.
 const demoKey = await demoKeyFor(env, hosted.accounts, env.storage === 'postgres');
 // The banner shows where this process listens (what the curl examples reach), not BASE_URL.

@@ -1,15 +1,19 @@
 /**
- * Bun.serve around the core fetch handler: client IP from the socket (or X-Forwarded-For with
- * TRUST_PROXY), the host-level body cap, background work tracked for a graceful stop.
+ * Bun.serve around the core fetch handler: the request URL rule of host-kit (a malformed Host
+ * is 400; Bun's own URL is rebuilt on the validated origin), client IP from the socket (or
+ * X-Forwarded-For with TRUST_PROXY), the host-level body cap, background work tracked for a
+ * graceful stop.
  */
-import type { Service } from '@catalogue/core';
-import { capRequestBody, clientIpFrom, HOST_MAX_BODY_BYTES } from '@catalogue/host-kit';
+import { ApiError, type Service } from '@catalogue/core';
+import { capRequestBody, clientIpFrom, HOST_MAX_BODY_BYTES, hostRefusal, routedRequest } from '@catalogue/host-kit';
 
 export interface BunServerOptions {
   port: number;
   hostname?: string;
   trustProxy: boolean;
   maxBodyBytes?: number;
+  /** BASE_URL's origin when it is set (HostEnv.publicOrigin): the origin of every request URL. */
+  publicOrigin?: string | null;
 }
 
 export interface RunningBunServer {
@@ -32,13 +36,12 @@ export function serveWithBun(service: Service, options: BunServerOptions): Runni
     // Bun's own cap answers with a bare 413; ours answers in the spec's shape, so Bun's sits above it.
     maxRequestBodySize: maxBody * 4,
     fetch(request, bunServer) {
+      const routed = routedRequest(request, options.publicOrigin ?? null, `localhost:${bunServer.port}`);
+      if (routed instanceof ApiError) return afterDraining(request, hostRefusal(routed));
       const clientIp = clientIpFrom(request.headers.get('x-forwarded-for'), options.trustProxy, bunServer.requestIP(request)?.address);
-      const capped = request.body === null ? request : capRequestBody(request, maxBody);
+      const capped = routed.body === null ? routed : capRequestBody(routed, maxBody);
       if (!(capped instanceof Response)) return service.fetch(capped, { clientIp, waitUntil });
-      // Read and discard what the client is still sending (Bun bounds it at maxRequestBodySize)
-      // before answering 413: closing mid-upload resets the connection, and a reset can make the
-      // client's kernel drop the answer unread.
-      return drain(request.body).then(() => capped);
+      return afterDraining(routed, capped);
     },
   });
   return {
@@ -53,8 +56,17 @@ export function serveWithBun(service: Service, options: BunServerOptions): Runni
   };
 }
 
-async function drain(body: ReadableStream<Uint8Array> | null): Promise<void> {
-  if (!body) return;
+/**
+ * A refusal sent once the client's body is read and discarded (Bun bounds it at
+ * maxRequestBodySize): closing mid-upload resets the connection, and a reset can make the
+ * client's kernel drop the answer unread.
+ */
+async function afterDraining(request: Request, refusal: Response): Promise<Response> {
+  if (request.body) await drain(request.body);
+  return refusal;
+}
+
+async function drain(body: ReadableStream<Uint8Array>): Promise<void> {
   const reader = body.getReader();
   try {
     while (!(await reader.read()).done) {}

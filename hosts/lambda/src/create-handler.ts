@@ -2,14 +2,16 @@
  * One Lambda handler for every event kind: API Gateway REST (v1), HTTP API (v2), Function
  * URLs, ALB, and the EventBridge schedule that runs runJobs.
  */
-import type { Service } from '@catalogue/core';
-import { capRequestBody, HOST_MAX_BODY_BYTES, payloadTooLargeResponse } from '@catalogue/host-kit';
+import { ApiError, type Service } from '@catalogue/core';
+import { capRequestBody, HOST_MAX_BODY_BYTES, hostRefusal, payloadTooLargeResponse } from '@catalogue/host-kit';
 import { type AlbEvent, type ApiGatewayV1Event, type ApiGatewayV2Event, type HttpResult, kindOf, type LambdaEvent, type ScheduledEvent } from './events.js';
 import { toAlb, toApiGatewayV1, toApiGatewayV2 } from './from-response.js';
-import { fromAlb, fromApiGatewayV1, fromApiGatewayV2, type IncomingCall } from './to-request.js';
+import { type CallOptions, fromAlb, fromApiGatewayV1, fromApiGatewayV2, type IncomingCall } from './to-request.js';
 
 export interface LambdaHandlerOptions {
   trustProxy?: boolean;
+  /** BASE_URL's origin when it is set (HostEnv.publicOrigin): the origin of every request URL. */
+  publicOrigin?: string | null;
   maxBodyBytes?: number;
   /** How long a response waits for background work (lease release, usage) before returning. */
   backgroundGraceMs?: number;
@@ -18,11 +20,12 @@ export interface LambdaHandlerOptions {
 export type LambdaHandler = (event: LambdaEvent, context?: unknown) => Promise<HttpResult | { ok: true; ran: 'runJobs' }>;
 
 export function createLambdaHandler(service: Service | Promise<Service>, options: LambdaHandlerOptions = {}): LambdaHandler {
-  const trustProxy = options.trustProxy ?? false;
+  const calls: CallOptions = { trustProxy: options.trustProxy ?? false, publicOrigin: options.publicOrigin ?? null };
   const maxBody = options.maxBodyBytes ?? HOST_MAX_BODY_BYTES;
   const graceMs = options.backgroundGraceMs ?? 2_000;
 
-  async function answer(call: IncomingCall): Promise<Response> {
+  async function answer(call: IncomingCall | ApiError): Promise<Response> {
+    if (call instanceof ApiError) return hostRefusal(call);
     if (call.bodyBytes > maxBody) return payloadTooLargeResponse(maxBody);
     const capped = capRequestBody(call.request, maxBody);
     if (capped instanceof Response) return capped;
@@ -41,13 +44,13 @@ export function createLambdaHandler(service: Service | Promise<Service>, options
         return { ok: true, ran: 'runJobs' };
       }
       case 'apigateway-v2':
-        return toApiGatewayV2(await answer(fromApiGatewayV2(event as ApiGatewayV2Event, trustProxy)));
+        return toApiGatewayV2(await answer(fromApiGatewayV2(event as ApiGatewayV2Event, calls)));
       case 'alb': {
         const alb = event as AlbEvent;
-        return toAlb(await answer(fromAlb(alb, trustProxy)), alb.multiValueHeaders !== undefined);
+        return toAlb(await answer(fromAlb(alb, calls)), alb.multiValueHeaders !== undefined);
       }
       case 'apigateway-v1':
-        return toApiGatewayV1(await answer(fromApiGatewayV1(event as ApiGatewayV1Event, trustProxy)));
+        return toApiGatewayV1(await answer(fromApiGatewayV1(event as ApiGatewayV1Event, calls)));
     }
   };
 }

@@ -9,10 +9,11 @@ import { createServiceFromEnv, readEnv } from '@catalogue/host-kit';
 import { createLambdaHandler } from './create-handler.js';
 
 const hosted = createServiceFromEnv(process.env);
+const env = readEnv(process.env);
 
 export const handler = createLambdaHandler(
   hosted.then((h) => h.service),
-  { trustProxy: readEnv(process.env).trustProxy },
+  { trustProxy: env.trustProxy, publicOrigin: env.publicOrigin },
 );
 
 export { createLambdaHandler, type LambdaHandler, type LambdaHandlerOptions } from './create-handler.js';

@@ -1,6 +1,18 @@
-/** A Lambda HTTP event → the WHATWG Request the service reads, plus the client IP. */
-import { clientIpFrom } from '@catalogue/host-kit';
+/**
+ * A Lambda HTTP event → the WHATWG Request the service reads, plus the client IP. The URL
+ * follows host-kit's rule (request-url.ts): the event's path and query after a validated origin
+ * (BASE_URL's when set, else X-Forwarded-Proto and Host); a malformed Host or
+ * X-Forwarded-Proto is the 400 to answer instead, never a thrown "Failed to parse URL".
+ */
+import type { ApiError } from '@catalogue/core';
+import { clientIpFrom, requestUrl } from '@catalogue/host-kit';
 import type { AlbEvent, ApiGatewayV1Event, ApiGatewayV2Event, HeaderMap, MultiValueMap } from './events.js';
+
+export interface CallOptions {
+  trustProxy: boolean;
+  /** BASE_URL's origin when it is set (HostEnv.publicOrigin). */
+  publicOrigin: string | null;
+}
 
 export interface IncomingCall {
   request: Request;
@@ -27,10 +39,10 @@ function headersOf(single: HeaderMap | null | undefined, multi: MultiValueMap | 
   return headers;
 }
 
-function urlOf(headers: Headers, fallbackHost: string, path: string, query: string): string {
-  const proto = headers.get('x-forwarded-proto')?.split(',')[0]?.trim() || 'https';
-  const host = headers.get('host') || fallbackHost;
-  return `${proto}://${host}${path}${query ? `?${query}` : ''}`;
+/** Without Host, the event's own domain; the scheme is https unless X-Forwarded-Proto says otherwise. */
+function urlOf(headers: Headers, fallbackHost: string, path: string, query: string, publicOrigin: string | null): string | ApiError {
+  const target = `${path}${query ? `?${query}` : ''}`;
+  return requestUrl({ target, host: headers.get('host'), scheme: 'https', forwardedProto: headers.get('x-forwarded-proto'), fallbackHost }, publicOrigin);
 }
 
 function requestOf(method: string, url: string, headers: Headers, bytes: Uint8Array<ArrayBuffer> | null): Request {
@@ -60,34 +72,39 @@ function rawQuery(single: HeaderMap | undefined, multi: MultiValueMap | undefine
   return pairs.join('&');
 }
 
-export function fromApiGatewayV1(event: ApiGatewayV1Event, trustProxy: boolean): IncomingCall {
+export function fromApiGatewayV1(event: ApiGatewayV1Event, options: CallOptions): IncomingCall | ApiError {
   const headers = headersOf(event.headers, event.multiValueHeaders);
+  const query = encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters);
+  const url = urlOf(headers, 'apigateway.local', event.path, query, options.publicOrigin);
+  if (typeof url !== 'string') return url;
   const bytes = bodyOf(event.body, event.isBase64Encoded);
-  const url = urlOf(headers, 'apigateway.local', event.path, encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters));
   return {
     request: requestOf(event.httpMethod, url, headers, bytes),
-    clientIp: clientIpFrom(headers.get('x-forwarded-for'), trustProxy, event.requestContext.identity?.sourceIp),
+    clientIp: clientIpFrom(headers.get('x-forwarded-for'), options.trustProxy, event.requestContext.identity?.sourceIp),
     bodyBytes: bytes?.byteLength ?? 0,
   };
 }
 
 /** HTTP API (v2) and Function URLs: cookies arrive apart from the headers. */
-export function fromApiGatewayV2(event: ApiGatewayV2Event, trustProxy: boolean): IncomingCall {
+export function fromApiGatewayV2(event: ApiGatewayV2Event, options: CallOptions): IncomingCall | ApiError {
   const headers = headersOf(event.headers, null);
   if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
+  const url = urlOf(headers, event.requestContext.domainName, event.rawPath, event.rawQueryString, options.publicOrigin);
+  if (typeof url !== 'string') return url;
   const bytes = bodyOf(event.body, event.isBase64Encoded);
-  const url = urlOf(headers, event.requestContext.domainName, event.rawPath, event.rawQueryString);
   return {
     request: requestOf(event.requestContext.http.method, url, headers, bytes),
-    clientIp: clientIpFrom(headers.get('x-forwarded-for'), trustProxy, event.requestContext.http.sourceIp),
+    clientIp: clientIpFrom(headers.get('x-forwarded-for'), options.trustProxy, event.requestContext.http.sourceIp),
     bodyBytes: bytes?.byteLength ?? 0,
   };
 }
 
-export function fromAlb(event: AlbEvent, trustProxy: boolean): IncomingCall {
+export function fromAlb(event: AlbEvent, options: CallOptions): IncomingCall | ApiError {
   const headers = headersOf(event.headers, event.multiValueHeaders);
+  const query = rawQuery(event.queryStringParameters, event.multiValueQueryStringParameters);
+  const url = urlOf(headers, 'alb.local', event.path, query, options.publicOrigin);
+  if (typeof url !== 'string') return url;
   const bytes = bodyOf(event.body, event.isBase64Encoded);
-  const url = urlOf(headers, 'alb.local', event.path, rawQuery(event.queryStringParameters, event.multiValueQueryStringParameters));
   // The load balancer appends the address it saw to X-Forwarded-For: that last hop is the peer.
   const hops = (headers.get('x-forwarded-for') ?? '')
     .split(',')
@@ -95,7 +112,7 @@ export function fromAlb(event: AlbEvent, trustProxy: boolean): IncomingCall {
     .filter(Boolean);
   return {
     request: requestOf(event.httpMethod, url, headers, bytes),
-    clientIp: clientIpFrom(hops[0], trustProxy, hops[hops.length - 1]),
+    clientIp: clientIpFrom(hops[0], options.trustProxy, hops[hops.length - 1]),
     bodyBytes: bytes?.byteLength ?? 0,
   };
 }

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const secrets = env.databaseUrl ? {} : demoSecrets(env.dataDir);
   const hosted = await createServiceFromEnv(process.env, { logger, migrate: true, ...(embedded ? { storage: embedded } : {}), ...secrets });
 
-  const running = await listen(createNodeServer(withDocs(hosted.service), { trustProxy: env.trustProxy }), env.port);
+  const running = await listen(createNodeServer(withDocs(hosted.service), { trustProxy: env.trustProxy, publicOrigin: env.publicOrigin }), env.port);
   // The demo key is issued once the server listens, so a start that fails writes no customer.
   // Memory accounts forget keys on restart; durable storage keeps the printed key in the data dir.
   const key = await demoKeyFor(env, hosted.accounts, env.storage !== 'memory' || embedded !== undefined);

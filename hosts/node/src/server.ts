@@ -4,19 +4,23 @@
  * and a header never allocates a full WHATWG Request), streams bodies, and aborts
  * request.signal when the client goes away.
  *
- * In front of it sits the host-level body cap: a declared Content-Length over the cap is
- * answered 413 before any byte is read; a chunked body is counted while the service reads it.
+ * In front of it sit the host-level body cap (a declared Content-Length over the cap is
+ * answered 413 before any byte is read; a chunked body is counted while the service reads it)
+ * and the request URL rule of host-kit (request-url.ts): a malformed Host is answered 400, and
+ * the URL is the target Node received after a validated origin.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Service } from '@catalogue/core';
-import { capRequestBody, clientIpFrom, declaredTooLarge, HOST_MAX_BODY_BYTES, payloadTooLargeResponse } from '@catalogue/host-kit';
+import { ApiError, type Service } from '@catalogue/core';
+import { capRequestBody, clientIpFrom, declaredTooLarge, HOST_MAX_BODY_BYTES, hostRefusal, payloadTooLargeResponse, requestUrl } from '@catalogue/host-kit';
 import { getRequestListener } from '@hono/node-server';
 
 export interface NodeServerOptions {
   trustProxy: boolean;
   /** Host-level request body cap in bytes (default 1 MB). */
   maxBodyBytes?: number;
+  /** BASE_URL's origin when it is set (HostEnv.publicOrigin): the origin of every request URL. */
+  publicOrigin?: string | null;
 }
 
 export interface RunningServer {
@@ -41,29 +45,56 @@ export function createNodeServer(service: Service, options: NodeServerOptions): 
     pending.add(promise);
     promise.finally(() => pending.delete(promise));
   };
-  const listener = getRequestListener((request, env) => {
-    const incoming = (env as { incoming: IncomingMessage }).incoming;
-    const context = { clientIp: clientIpOf(incoming, options.trustProxy), waitUntil };
-    // Only a body without Content-Length needs counting; GET/HEAD never carry one here.
-    if (incoming.headers['transfer-encoding'] !== undefined && incoming.headers['content-length'] === undefined) {
-      const capped = capRequestBody(request, maxBody);
-      return capped instanceof Response ? capped : service.fetch(capped, context);
-    }
-    return service.fetch(request, context);
-  });
-  const server = createServer((incoming, outgoing) => {
-    if (declaredTooLarge(incoming.headers['content-length'], maxBody)) return refuseTooLarge(outgoing, maxBody);
+  const listener = getRequestListener(
+    (request, env) => {
+      const incoming = (env as { incoming: IncomingMessage }).incoming;
+      const context = { clientIp: clientIpOf(incoming, options.trustProxy), waitUntil };
+      // Only a body without Content-Length needs counting; GET/HEAD never carry one here.
+      if (incoming.headers['transfer-encoding'] !== undefined && incoming.headers['content-length'] === undefined) {
+        const capped = capRequestBody(request, maxBody);
+        return capped instanceof Response ? capped : service.fetch(capped, context);
+      }
+      return service.fetch(request, context);
+    },
+    // The bridge's own refusals (a backslash in the path) in the spec's shape, not a bare 400.
+    { errorHandler: (error) => hostRefusal(bridgeRefusal(error)) },
+  );
+  // Node's own Host check answers a bare 400; the URL rule answers it in the spec's shape.
+  const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
+    if (declaredTooLarge(incoming.headers['content-length'], maxBody)) return writeRefusal(outgoing, payloadTooLargeResponse(maxBody));
+    const url = requestUrl(
+      {
+        target: incoming.url ?? '',
+        host: incoming.headers.host,
+        scheme: 'http',
+        hostRequired: incoming.httpVersion !== '1.0',
+        fallbackHost: `localhost:${incoming.socket.localPort}`,
+      },
+      options.publicOrigin ?? null,
+    );
+    if (url instanceof ApiError) return writeRefusal(outgoing, hostRefusal(url));
+    // @hono/node-server takes an absolute-form target as the Request's URL as it is, keeping
+    // its lightweight Request (no undici Request unless the service reads the body or signal).
+    incoming.url = url;
     return listener(incoming, outgoing);
   });
   pendingByServer.set(server, pending);
   return server;
 }
 
-function refuseTooLarge(outgoing: ServerResponse, maxBody: number): void {
-  const response = payloadTooLargeResponse(maxBody);
+function bridgeRefusal(error: unknown): ApiError {
+  if (error instanceof Error && error.name === 'RequestError') {
+    const reason = error.cause instanceof Error ? error.cause : error;
+    return new ApiError(400, 'bad_request', { message: `malformed request: ${reason.message}` });
+  }
+  return new ApiError(500, 'internal');
+}
+
+/** A refusal answered before the service sees the request; the connection closes once it is out. */
+function writeRefusal(outgoing: ServerResponse, response: Response): void {
   void response.text().then((body) => {
     outgoing.shouldKeepAlive = false;
-    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+    outgoing.writeHead(response.status, { ...Object.fromEntries(response.headers), 'content-length': Buffer.byteLength(body) });
     // Close once the answer is out rather than draining a body we refused.
     outgoing.end(body, () => outgoing.socket?.destroySoon?.());
   });
