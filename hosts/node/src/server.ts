@@ -7,13 +7,15 @@
  * In front of it sit the host-level body cap (a declared Content-Length over the cap is
  * answered 413 before any byte is read; a chunked body is counted while the service reads it)
  * and the request URL rule of host-kit (request-url.ts): a malformed Host is answered 400, and
- * the URL is the target Node received after a validated origin.
+ * the URL is the target Node received after a validated origin. What Node's parser refuses
+ * before there is a request is answered by client-error.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, type Service } from '@catalogue/core';
 import { capRequestBody, clientIpFrom, declaredTooLarge, HOST_MAX_BODY_BYTES, hostRefusal, payloadTooLargeResponse, requestUrl } from '@catalogue/host-kit';
 import { getRequestListener } from '@hono/node-server';
+import { answerClientError } from './client-error.js';
 
 export interface NodeServerOptions {
   trustProxy: boolean;
@@ -78,6 +80,7 @@ export function createNodeServer(service: Service, options: NodeServerOptions): 
     incoming.url = url;
     return listener(incoming, outgoing);
   });
+  server.on('clientError', answerClientError);
   pendingByServer.set(server, pending);
   return server;
 }
