@@ -3,8 +3,9 @@
  * - at most `maxInFlight` (144) calls in flight across the process; the next one fails at once
  *   with 503 `pool_exhausted` and `Retry-After: 5` instead of queueing behind a stuck pool;
  * - a statement timeout (set per connection by `connectPostgres`) becomes 504 `query_timeout`;
- * - an aborted request signal (deadline, client disconnect) answers the caller at once with
- *   504 `request_aborted`; the query itself is left to finish and its result is dropped;
+ * - an aborted request signal (deadline, client disconnect): the request is answered 504
+ *   `request_aborted` at once by the service's deadline race; the query running is left to
+ *   finish and its result is dropped, and no further query of that request starts;
  * - a lost connection (terminated backend, restarting server) is 503 `database_unavailable`
  *   with `Retry-After: 5`: transient, and postgres.js reconnects on the next query.
  *
@@ -166,7 +167,9 @@ export class QueryGuard {
       settled.then(
         (value) => {
           this.#release(slot);
-          resolve(value);
+          // The request is over: its rows are dropped, not handed to a handler that would go on.
+          if (signal?.aborted) reject(requestAborted());
+          else resolve(value);
         },
         (error: unknown) => {
           this.#release(slot);
@@ -174,7 +177,10 @@ export class QueryGuard {
         },
       );
     });
-    return signal ? answerOrAbort(done, signal) : done;
+    // No abort listener per query: the service's deadline race answers the caller at once
+    // (core's RequestLifetime), and a request runs many queries on one signal. A query
+    // started after the abort is refused above instead.
+    return done;
   }
 
   #hold(slot: Slot): void {
@@ -215,24 +221,6 @@ function classify(error: unknown, signal: AbortSignal | undefined): unknown {
   if (codeOf(error) === QUERY_CANCELED) return queryTimeout();
   if (isLostConnection(error)) return databaseUnavailable();
   return error;
-}
-
-/** `done`, or 504 request_aborted as soon as `signal` aborts; `done` still settles (and is observed) either way. */
-function answerOrAbort<T>(done: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(requestAborted());
-    signal.addEventListener('abort', abort, { once: true });
-    done.then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort);
-        reject(error);
-      },
-    );
-  });
 }
 
 const guards = new WeakMap<Sql, QueryGuard>();
