@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { commandFor, ROOT } from '../hosts/process-host.js';
 
 export interface NodeHostProcess {
+  pid: number;
   /** Whether it reached "listening on" (false: it exited first, see `exitCode`). */
   listening: boolean;
   exitCode: number | null;
@@ -44,6 +45,7 @@ export async function spawnNodeHost(env: Record<string, string>, startMs = 60_00
     throw new Error(`the Node host did not start: ${out}`);
   }
   return {
+    pid: child.pid as number,
     listening,
     get exitCode() {
       return child.exitCode;

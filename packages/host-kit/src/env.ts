@@ -19,6 +19,8 @@ export interface HostEnv {
    */
   storage: StorageChoice;
   databaseUrl: string | null;
+  /** DATABASE_REPLICA_URLS: read replicas for the catalogue (comma-separated); empty when unset. */
+  databaseReplicaUrls: string[];
   dataDir: string;
   databasePoolMax: number;
   redisUrl: string | null;
@@ -43,6 +45,25 @@ function int(value: string | undefined, fallback: number, name: string): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+function replicaUrls(value: string | undefined, primary: string | undefined): string[] {
+  const urls = (value ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
+  if (urls.length > 0 && !primary) throw new Error('DATABASE_REPLICA_URLS needs DATABASE_URL (the primary)');
+  for (const url of urls) {
+    let protocol = '';
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'postgres:' && protocol !== 'postgresql:')
+      throw new Error(`DATABASE_REPLICA_URLS: not a postgres:// URL: "${url.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  }
+  return urls;
 }
 
 function flag(value: string | undefined, name: string): boolean {
@@ -79,6 +100,7 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     publicOrigin: publicOriginOf(env.BASE_URL),
     storage: storageOf(env),
     databaseUrl: env.DATABASE_URL || null,
+    databaseReplicaUrls: replicaUrls(env.DATABASE_REPLICA_URLS, env.DATABASE_URL),
     dataDir: env.CATALOGUE_DATA_DIR || './.data',
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
     redisUrl: env.REDIS_URL || null,

@@ -130,10 +130,28 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
   // The first guardFor fixes the backstops of every port on this pool (backstops.ts).
   pg.guardFor(sql, { logger });
   if (migrate) await pg.migrate(sql);
+  const host = (url: string) => new URL(url).host;
+  if (env.databaseReplicaUrls.length === 0) {
+    return {
+      catalogue: pg.createPostgresCatalogue(sql),
+      accounts: pg.createPostgresAccounts(sql),
+      description: `PostgreSQL ${host(env.databaseUrl as string)}`,
+    };
+  }
+  // Catalogue reads on the replicas, each pool with backstops of its own; accounts on the primary.
+  const replicas = env.databaseReplicaUrls.map((url) => {
+    const replica = pg.connectPostgres(url, { max: env.databasePoolMax });
+    closers.push(() => replica.end({ timeout: 5 }));
+    pg.guardFor(replica, { logger });
+    return { name: host(url), sql: replica };
+  });
+  const replicated = pg.createReplicatedCatalogue(sql, replicas, { logger });
+  closers.push(() => replicated.close());
+  await replicated.ready;
   return {
-    catalogue: pg.createPostgresCatalogue(sql),
+    catalogue: replicated.catalogue,
     accounts: pg.createPostgresAccounts(sql),
-    description: `PostgreSQL ${new URL(env.databaseUrl as string).host}`,
+    description: `PostgreSQL ${host(env.databaseUrl as string)}, catalogue reads on ${replicas.map((r) => r.name).join(', ')}`,
   };
 }
 

@@ -16,5 +16,9 @@ export { createPostgresCatalogue, type PostgresCatalogueOptions } from './catalo
 export { type ConnectOptions, connectPostgres } from './connect.js';
 export { MIGRATION_LOCK_KEY, type Migration, migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations.generated.js';
+export { type CatalogueGeneration, type GenerationState, watchCatalogueGeneration } from './replicas/catalogue-generation.js';
+export { ReplicaSet, type ReplicaStatus } from './replicas/replica-set.js';
+export { createReplicatedCatalogue, type ReplicatedCatalogue, type ReplicatedCatalogueOptions } from './replicas/replicated-catalogue.js';
+export { advanceGeneration, CATALOGUE_FINISHED_CHANNEL } from './writer/generation.js';
 export { createPostgresWriter, type WriterOptions } from './writer/index.js';
 export type { StagingMode } from './writer/staging.js';

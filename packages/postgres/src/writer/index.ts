@@ -8,6 +8,7 @@ import { bandcampHostOf, releaseUrlKey } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
 import { recomputeLinks } from './derived-links.js';
 import { recomputeFacetTotals } from './facet-totals.js';
+import { advanceGeneration } from './generation.js';
 import { rebuildMasterRecords } from './master-records.js';
 import { mergeArtists, mergeBandcamp, mergeFestivals, mergeLabels, mergeMasters, mergeReleases } from './merges.js';
 import { rebuildSearchDocuments } from './search-documents.js';
@@ -67,6 +68,10 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
       await step('facet totals', () => recomputeFacetTotals(sql));
       await step('signals', () => recomputeSignals(sql, pageSize));
       await step('vacuum analyze', () => vacuumCatalogue(sql));
+      // Last: the new generation is announced only once everything above is committed.
+      await step('generation', async () => {
+        await advanceGeneration(sql);
+      });
     },
   };
 }
