@@ -1,0 +1,212 @@
+/**
+ * `npm run bench:prodpath`: an authenticated GET /api/v1/masters/{id} on the configuration
+ * operators run — the Node host on PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) with a
+ * contract key — against, in the same run:
+ * - bare: node:http answering one master's JSON from memory (the runtime's ceiling);
+ * - bare+pg: node:http + postgres.js doing the same lookup (`SELECT record FROM master_records
+ *   WHERE master_id = $1`), nothing else (bare-pg.mjs);
+ * - host, no redis: the host on PostgreSQL with the in-process limiter.
+ * The same for Bun (BENCH_RUNTIMES=node,bun). autocannon, BENCH_CONNECTIONS (20) connections,
+ * ids cycling over 200 masters, BENCH_ROUNDS (3) interleaved rounds of BENCH_SECONDS (8) s per
+ * target after a 2 s warm-up; medians.
+ *
+ * Goal (issue 14): the Node host ≥ 0.75× bare+pg, and its p99 at most 2 ms above bare+pg's.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateCatalogue } from '@catalogue/importer';
+import { writeCatalogue } from '@catalogue/importer/seed';
+import { connectPostgres, createPostgresWriter, migrate } from '@catalogue/postgres';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { POSTGRES_ADMIN_URL } from '../../test/conformance/databases.js';
+import { commandFor, freePort, ROOT } from '../../test/hosts/process-host.js';
+import { createRedisProcess, type RedisProcess } from '../../test/limits/redis-process.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const RUNTIMES = (process.env.BENCH_RUNTIMES ?? 'node,bun').split(',') as Array<'node' | 'bun'>;
+const ADMIN_TOKEN = 'bench-prodpath-admin-token-0123456789';
+const BIN = join(ROOT, 'node_modules/.bin');
+
+type TargetName = 'bare' | 'bare+pg' | 'host' | 'host, no redis';
+
+interface Target {
+  name: TargetName;
+  runtime: 'node' | 'bun';
+  start(): Promise<{ url: string; headers: Record<string, string>; stop(): Promise<void> }>;
+}
+
+interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+function spawnListening(command: string, args: string[], env: Record<string, string | undefined>): Promise<ChildProcess> {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/listening on/i.test(output)) resolve(child);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${output}`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function runtimeCommand(runtime: 'node' | 'bun', file: string): [string, string[]] {
+  return runtime === 'node' ? [process.execPath, [file]] : [join(BIN, 'bun'), [file]];
+}
+
+async function hostTarget(
+  runtime: 'node' | 'bun',
+  env: Record<string, string>,
+): Promise<{ url: string; headers: Record<string, string>; stop(): Promise<void> }> {
+  const port = await freePort();
+  const [command, args] = commandFor(runtime);
+  const cleared = { BASE_URL: undefined, CATALOGUE_STORAGE: undefined, REDIS_URL: undefined, UPSTASH_REDIS_REST_URL: undefined };
+  const child = await spawnListening(command, args, { ...cleared, PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'error', NO_COLOR: '1', ...env });
+  const url = `http://127.0.0.1:${port}`;
+  const issued = await fetch(`${url}/api/v1/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    // Contract limits far above what the run sends: the bench measures serving, not refusing.
+    body: JSON.stringify({
+      email: `bench-${Date.now()}@example.com`,
+      limits: { quota_per_month: 1_000_000_000, burst_per_minute: 1_000_000, concurrency: 1000 },
+    }),
+  });
+  if (issued.status !== 201) throw new Error(`${runtime} host: admin key answered ${issued.status}`);
+  const { key } = (await issued.json()) as { key: string };
+  return { url, headers: { 'x-api-key': key }, stop: () => stopChild(child) };
+}
+
+async function measure(url: string, headers: Record<string, string>, paths: string[]): Promise<Sample> {
+  const requests = paths.map((path) => ({ method: 'GET', path, headers }));
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, requests });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+async function main(): Promise<void> {
+  const admin = postgres(POSTGRES_ADMIN_URL, { max: 1, onnotice: () => undefined });
+  const database = `bench_prodpath_${Math.random().toString(36).slice(2, 8)}`;
+  await admin.unsafe(`CREATE DATABASE ${database}`);
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${database}`;
+  const databaseUrl = url.toString();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-prodpath-'));
+  let redis: RedisProcess | null = null;
+  try {
+    const sql = connectPostgres(databaseUrl, { max: 4, statementTimeoutMs: 0 });
+    await migrate(sql);
+    const data = generateCatalogue({ scale: { masters: 2_000, artists: 700, labels: 120 } });
+    await writeCatalogue(data, createPostgresWriter(sql));
+    const ids = data.masters.slice(0, 200).map((master) => master.master_id);
+    const [sample] = await sql<Array<{ record: string }>>`SELECT record::text AS record FROM master_records WHERE master_id = ${ids[0] as number}`;
+    await sql.end();
+    const bodyFile = join(dir, 'master.json');
+    writeFileSync(bodyFile, sample?.record ?? '{}');
+    const paths = ids.map((id) => `/api/v1/masters/${id}`);
+
+    redis = await createRedisProcess();
+    await redis.start();
+    const redisUrl = redis.url;
+
+    const targets: Target[] = RUNTIMES.flatMap((runtime): Target[] => [
+      {
+        name: 'bare',
+        runtime,
+        async start() {
+          const port = await freePort();
+          const [command, args] = runtimeCommand(runtime, join(ROOT, 'bench/http/bare-node.mjs'));
+          const child = await spawnListening(command, args, { PORT: String(port), BENCH_BODY_FILE: bodyFile });
+          return { url: `http://127.0.0.1:${port}`, headers: {}, stop: () => stopChild(child) };
+        },
+      },
+      {
+        name: 'bare+pg',
+        runtime,
+        async start() {
+          const port = await freePort();
+          const [command, args] = runtimeCommand(runtime, join(ROOT, 'bench/prodpath/bare-pg.mjs'));
+          const child = await spawnListening(command, args, { PORT: String(port), DATABASE_URL: databaseUrl });
+          return { url: `http://127.0.0.1:${port}`, headers: {}, stop: () => stopChild(child) };
+        },
+      },
+      { name: 'host', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }) },
+      { name: 'host, no redis', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl }) },
+    ]);
+
+    const samples = new Map<Target, Sample[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of targets) {
+        const running = await target.start();
+        try {
+          const sample = await measure(running.url, running.headers, paths);
+          samples.set(target, [...(samples.get(target) ?? []), sample]);
+          process.stderr.write(
+            `round ${round + 1} ${target.runtime} ${target.name}: ${Math.round(sample.rps)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms\n`,
+          );
+        } finally {
+          await running.stop();
+        }
+      }
+    }
+
+    console.log(`\nGET /api/v1/masters/{id} (200 ids), ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s (medians)`);
+    for (const runtime of RUNTIMES) {
+      const of = (name: TargetName) => {
+        const mine = samples.get(targets.find((t) => t.runtime === runtime && t.name === name) as Target) ?? [];
+        return { rps: median(mine.map((s) => s.rps)), p50: median(mine.map((s) => s.p50)), p99: median(mine.map((s) => s.p99)) };
+      };
+      const bare = of('bare');
+      const pg = of('bare+pg');
+      console.log(`\n${runtime}`);
+      console.log('| target | req/s | p50 ms | p99 ms | / bare+pg | p99 added |');
+      console.log('|---|---|---|---|---|---|');
+      for (const name of ['bare', 'bare+pg', 'host', 'host, no redis'] as TargetName[]) {
+        const row = of(name);
+        const ratio = name === 'bare' ? '—' : `${(row.rps / pg.rps).toFixed(2)}×`;
+        const added = name === 'bare' || name === 'bare+pg' ? '—' : `${(row.p99 - pg.p99).toFixed(1)} ms`;
+        console.log(`| ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${ratio} | ${added} |`);
+      }
+      console.log(`bare+pg / bare: ${(pg.rps / bare.rps).toFixed(2)}×`);
+      if (runtime === 'node') {
+        const host = of('host');
+        const ratio = host.rps / pg.rps;
+        console.log(
+          `Node goal (host ≥ 0.75× bare+pg, p99 added ≤ 2 ms): ${ratio >= 0.75 && host.p99 - pg.p99 <= 2 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×, +${(host.p99 - pg.p99).toFixed(1)} ms)`,
+        );
+      }
+    }
+  } finally {
+    await redis?.kill();
+    rmSync(dir, { recursive: true, force: true });
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
