@@ -161,19 +161,3 @@ export interface CatalogueData {
 export function emptyCatalogueData(): CatalogueData {
   return { artists: [], labels: [], masters: [], releases: [], festivals: [], bandcamp: [] };
 }
-
-/**
- * Where importers and generators write rows (implemented by @catalogue/postgres with COPY).
- * Each call is one batch applied atomically (all rows or none) and idempotently (re-writing a
- * row with the same id replaces it, so a re-import changes nothing).
- */
-export interface CatalogueWriter {
-  writeArtists(rows: ArtistRow[]): Promise<void>;
-  writeLabels(rows: LabelRow[]): Promise<void>;
-  writeMasters(rows: MasterRow[]): Promise<void>;
-  writeReleases(rows: ReleaseRow[]): Promise<void>;
-  writeFestivals(rows: FestivalRow[]): Promise<void>;
-  writeBandcamp(rows: BandcampRow[]): Promise<void>;
-  /** Recomputes what derives from the rows (slugs, search documents, signals) after a run. */
-  finish(): Promise<void>;
-}

@@ -1,6 +1,6 @@
 /** Default Clock, Logger, Alarm and Hasher: wall clock, JSON lines on the console, alarms as error records, pure-JS SHA-256. */
 import { sha256Hex } from './gate/hash.js';
-import type { Alarm, Clock, Hasher, Logger, LogLevel, LogRecord } from './ports.js';
+import type { Alarm, Clock, Hasher, Logger, LogLevel, LogRecord } from './ports/index.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
 

@@ -15,10 +15,9 @@ export { ApiError, type ErrorCode, errorResponse, type IssueDetail } from './htt
 export { newRequestId } from './http/request-id.js';
 export type { Access, Method, Principal, RouteContext, RouteDef } from './http/route.js';
 export { buildOpenApi, ERROR_STATUS, strictSchema } from './openapi.js';
-export type * from './ports.js';
-export { FACET_NAMES } from './ports.js';
+export type * from './ports/index.js';
+export { FACET_NAMES } from './ports/index.js';
 export * from './schemas/records.js';
 export { createService, type RequestContextInput, type Service } from './service.js';
-export type { Ports, PortsInput } from './service-ports.js';
-export { CONTRACT_REVIEW_CALLS, isTierId, monthOf, nextMonthStart, policyFor, TIER_IDS, TIERS, type Tier, type TierId } from './tiers.js';
+export { CONTRACT_REVIEW_CALLS, isTierId, monthOf, nextMonthStart, policyFor, TIER_IDS, TIERS, type Tier } from './tiers.js';
 export { type CutoverPhase, cutoverPhase, httpDate, type RouteKind, routeKind, sunsetInstant } from './versioning.js';

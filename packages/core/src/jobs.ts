@@ -3,7 +3,7 @@ import { processOutbox } from './billing/outbox.js';
 import { reportOverage, reviewContracts } from './billing/overage.js';
 import type { ResolvedConfig } from './config.js';
 import { GRACE_MS } from './gate/authenticate.js';
-import type { Ports } from './service-ports.js';
+import type { Ports } from './ports/index.js';
 
 export async function runJobs(ports: Ports, now: Date, config?: Pick<ResolvedConfig, 'secretKey'>): Promise<void> {
   const secret = config?.secretKey ?? null;

@@ -16,8 +16,8 @@ import { newRequestId } from './http/request-id.js';
 import type { Method, Principal, RouteContext, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
 import { runJobs } from './jobs.js';
+import type { Ports, PortsInput } from './ports/index.js';
 import { allRoutes } from './routes/index.js';
-import type { Ports, PortsInput } from './service-ports.js';
 import { parseQuery, type RawQuery, rawQueryOf } from './validation/query.js';
 import { createCutover } from './versioning.js';
 

@@ -6,8 +6,7 @@
  */
 import { ulid } from 'ulidx';
 import { newKeyRecord } from '../gate/issue-key.js';
-import type { BillingChange, BillingEvent } from '../ports.js';
-import type { Ports } from '../service-ports.js';
+import type { BillingChange, BillingEvent, Ports } from '../ports/index.js';
 import { keyIssuedMail } from './mail-templates.js';
 import { deliverOutboxMessage, outboxContext } from './outbox.js';
 import { seal } from './seal.js';

@@ -5,8 +5,7 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
-import type { Customer } from '../ports.js';
-import type { Ports } from '../service-ports.js';
+import type { Customer, Ports } from '../ports/index.js';
 import { newToken, SESSION_TTL_MS, tokenHash } from './tokens.js';
 
 export const SESSION_COOKIE = 'catalogue_session';

@@ -1,6 +1,6 @@
 /** The two e-mails the service writes: the new key after checkout, and the sign-in link. */
-import type { MailMessage } from '../ports.js';
-import { TIERS, type TierId } from '../tiers.js';
+import type { MailMessage, TierId } from '../ports/index.js';
+import { TIERS } from '../tiers.js';
 
 export function keyIssuedMail(to: string, plaintext: string, tier: TierId, baseUrl: string): MailMessage {
   const quota = TIERS[tier].quotaPerMonth.toLocaleString('en-US');

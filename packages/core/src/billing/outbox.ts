@@ -4,8 +4,7 @@
  * a failure is retried with exponential backoff, and after MAX_ATTEMPTS the row is dead
  * (its sealed body wiped) and the alarm raised. Bodies are opened only to be sent.
  */
-import type { MailMessage, OutboxMessage } from '../ports.js';
-import type { Ports } from '../service-ports.js';
+import type { MailMessage, OutboxMessage, Ports } from '../ports/index.js';
 import { unseal } from './seal.js';
 
 /** Long enough for one slow SMTP hand-off; a crashed worker's claim expires after it. */

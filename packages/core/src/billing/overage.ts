@@ -5,8 +5,7 @@
  * sent and its identifier derives from it, so a crash between sending and confirming
  * resends the same identifier, which Stripe counts once.
  */
-import type { Customer, Environment } from '../ports.js';
-import type { Ports } from '../service-ports.js';
+import type { Customer, Environment, Ports } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf, policyFor, TIERS } from '../tiers.js';
 
 /** The month's calls: the live counter, or the durable copy when the counter lost it (restart). */

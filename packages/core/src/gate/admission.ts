@@ -7,8 +7,7 @@
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../http/route.js';
-import type { AdmitRequest, CallOptions } from '../ports.js';
-import type { Ports } from '../service-ports.js';
+import type { AdmitRequest, CallOptions, Ports } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
 import { authenticate } from './authenticate.js';
 import { constantTimeEqual } from './hash.js';

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../http/route.js';
-import type { Accounts, CallOptions, Hasher } from '../ports.js';
+import type { Accounts, CallOptions, Hasher } from '../ports/index.js';
 import { policyFor } from '../tiers.js';
 import { parseApiKey } from './key-format.js';
 

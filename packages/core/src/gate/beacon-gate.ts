@@ -9,7 +9,7 @@
 
 import { ApiError } from '../http/api-error.js';
 import type { RouteContext } from '../http/route.js';
-import type { PublicDecision } from '../ports.js';
+import type { PublicDecision } from '../ports/index.js';
 import { type BeaconClaims, beaconSignerFor } from './beacon-token.js';
 import { rateLimited } from './limit-headers.js';
 

@@ -1,7 +1,6 @@
 /** Issuing a key: one place for the admin route, checkout completion and the test helper. */
 import { ulid } from 'ulidx';
-import type { Accounts, Environment, KeyWithCustomer, LimitOverrides, NewKey, OverageMode } from '../ports.js';
-import type { TierId } from '../tiers.js';
+import type { Accounts, Environment, KeyWithCustomer, LimitOverrides, NewKey, OverageMode, TierId } from '../ports/index.js';
 import { sha256Hex } from './hash.js';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './key-format.js';
 

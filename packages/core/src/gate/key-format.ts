@@ -4,7 +4,7 @@
  * format, the checksum lets the gate refuse typos and garbage without a store read.
  */
 import CRC32 from 'crc-32';
-import type { Environment } from '../ports.js';
+import type { Environment } from '../ports/index.js';
 import { base62Fixed, randomBase62 } from './base62.js';
 
 const KEY_PATTERN = /^ck_(live|test)_[0-9A-Za-z]{32}$/;

@@ -1,5 +1,5 @@
 import { ApiError } from '../http/api-error.js';
-import type { BurstState, LimitDecision, PublicDecision } from '../ports.js';
+import type { BurstState, LimitDecision, PublicDecision } from '../ports/index.js';
 
 export function rateLimitHeaders(state: BurstState): Record<string, string> {
   return {

@@ -4,8 +4,7 @@
  */
 import type * as v from 'valibot';
 import type { ResolvedConfig } from '../config.js';
-import type { ApiKey, CallOptions, Customer, LimitPolicy } from '../ports.js';
-import type { Ports } from '../service-ports.js';
+import type { ApiKey, CallOptions, Customer, LimitPolicy, Ports } from '../ports/index.js';
 import type { QueryOutput, QuerySpec } from '../validation/query.js';
 import type { Reply } from './json.js';
 

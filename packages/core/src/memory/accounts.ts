@@ -18,7 +18,7 @@ import type {
   OverageCursor,
   RevealRow,
   SearchEvent,
-} from '../ports.js';
+} from '../ports/index.js';
 import { TIERS } from '../tiers.js';
 
 /** What the memory store keeps beside the customer record itself. */

@@ -25,7 +25,7 @@ import type {
   FacetsResult,
   ResolveInput,
   SearchQuery,
-} from '../ports.js';
+} from '../ports/index.js';
 import type { AgentKind, ClusterData, FacetValue, MasterData, SearchHitData } from '../schemas/records.js';
 import { buildCatalogueIndex, type CatalogueIndex, mainReleaseOf, releaseUrlKey } from './catalogue-index.js';
 import {

@@ -14,7 +14,7 @@
  * counts are seeded from and flushed to durable usage (month-counts.ts): runJobs every minute,
  * close() at shutdown.
  */
-import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '../ports.js';
+import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '../ports/index.js';
 import { monthOf, nextMonthStart } from '../tiers.js';
 import { type DurableUsage, MonthCounts, type MonthState } from './month-counts.js';
 import { SlidingLog } from './sliding-log.js';

@@ -1,5 +1,5 @@
 /** A Mailer that keeps messages in memory, optionally failing the next N sends (retry tests). */
-import type { Mailer, MailMessage } from '../ports.js';
+import type { Mailer, MailMessage } from '../ports/index.js';
 
 export interface MemoryMailer extends Mailer {
   readonly sent: MailMessage[];

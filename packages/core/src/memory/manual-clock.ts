@@ -1,4 +1,4 @@
-import type { Clock } from '../ports.js';
+import type { Clock } from '../ports/index.js';
 
 /** A clock tests move by hand: window edges, month rollover and lease expiry become exact. */
 export interface ManualClock extends Clock {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../ports.js';
+import type { Environment } from '../ports/index.js';
 import { type DurableUsage, MonthCounts } from './month-counts.js';
 
 /** Durable usage in a map, that fails the calls a test tells it to. */

@@ -10,7 +10,7 @@
  * - a failed seed or flush loses nothing: calls keep counting locally and the next flush
  *   writes them.
  */
-import type { Accounts, Environment, Logger } from '../ports.js';
+import type { Accounts, Environment, Logger } from '../ports/index.js';
 
 export type DurableUsage = Pick<Accounts, 'addUsage' | 'getUsage'>;
 

@@ -6,7 +6,7 @@
 import { formatNamesOf } from '../catalogue/master-record.js';
 import { nameKey, tokensOf } from '../catalogue/text.js';
 import type { MasterRow, ReleaseRow } from '../dataset.js';
-import type { FacetFilters, FacetName, SearchPosition } from '../ports.js';
+import type { FacetFilters, FacetName, SearchPosition } from '../ports/index.js';
 import type { SearchHitData } from '../schemas/records.js';
 
 export type HitType = SearchHitData['type'];

@@ -9,9 +9,8 @@
 import type { ServiceConfig } from '../config.js';
 import { type CatalogueData, emptyCatalogueData } from '../dataset.js';
 import { issueCustomerKey } from '../gate/issue-key.js';
-import type { Environment, LimitOverrides, Logger, LogRecord, OverageMode } from '../ports.js';
+import type { Environment, LimitOverrides, Logger, LogRecord, OverageMode, TierId } from '../ports/index.js';
 import { createService, type RequestContextInput, type Service } from '../service.js';
-import type { TierId } from '../tiers.js';
 import { createMemoryAccounts, type MemoryAccounts } from './accounts.js';
 import { createMemoryCatalogue } from './catalogue.js';
 import { createMemoryLimiter, type MemoryLimiter } from './limiter.js';

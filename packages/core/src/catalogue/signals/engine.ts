@@ -4,7 +4,7 @@
  * once per data load, and serve queries from the result.
  */
 
-import type { BreakoutWindow } from '../../ports.js';
+import type { BreakoutWindow } from '../../ports/index.js';
 import type { Breakout, OneToWatch, Tastemaker } from '../../schemas/records.js';
 import { breakoutsOf } from './breakouts.js';
 import { firstBreakoutOn } from './first-breakout.js';

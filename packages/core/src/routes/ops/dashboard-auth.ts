@@ -12,7 +12,7 @@ import { LOGIN_TOKEN_TTL_MS, newToken, tokenHash } from '../../billing/tokens.js
 import { ApiError } from '../../http/api-error.js';
 import { html, json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import type { Ports } from '../../service-ports.js';
+import type { Ports } from '../../ports/index.js';
 import { detailsOf } from '../../validation/issues.js';
 import { PAGE_HEADERS, page } from './page-layout.js';
 

@@ -11,7 +11,7 @@ import { ApiError, invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { UNDECODABLE_PARAM } from '../../http/router.js';
-import type { ApiKey } from '../../ports.js';
+import type { ApiKey } from '../../ports/index.js';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 

@@ -5,8 +5,7 @@ import { readFormOrJson } from '../../billing/form-body.js';
 import { ApiError } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import type { Environment } from '../../ports.js';
-import type { Ports } from '../../service-ports.js';
+import type { Environment, Ports } from '../../ports/index.js';
 import { monthOf, policyFor, TIERS } from '../../tiers.js';
 import { detailsOf } from '../../validation/issues.js';
 

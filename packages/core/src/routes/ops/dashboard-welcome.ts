@@ -11,8 +11,7 @@ import { startSession } from '../../billing/dashboard-session.js';
 import { unseal } from '../../billing/seal.js';
 import { html } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import type { Customer } from '../../ports.js';
-import type { Ports } from '../../service-ports.js';
+import type { Customer, Ports } from '../../ports/index.js';
 import { escapeHtml, PAGE_HEADERS, page } from './page-layout.js';
 
 export const WELCOME_WAIT_MS = 10_000;

@@ -10,7 +10,7 @@ import { admitBeacon, invalidBeaconToken } from '../../gate/beacon-gate.js';
 import { invalidBody } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
 import { route } from '../../http/route.js';
-import type { SearchEvent } from '../../ports.js';
+import type { SearchEvent } from '../../ports/index.js';
 import { detailsOf } from '../../validation/issues.js';
 import { storableText } from '../../validation/storable.js';
 

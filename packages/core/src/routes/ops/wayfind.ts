@@ -10,7 +10,7 @@ import { json } from '../../http/json.js';
 import type { Method, RouteDef } from '../../http/route.js';
 import { route } from '../../http/route.js';
 import { createRouter, type Router } from '../../http/router.js';
-import type { CallOptions, Catalogue } from '../../ports.js';
+import type { CallOptions, Catalogue } from '../../ports/index.js';
 import { textParam } from '../../validation/params.js';
 import { DEMOTED, isV1Path, routeKind, successorOf, v2PathOf } from '../../versioning.js';
 import { parseMasterId } from '../shared/keys.js';

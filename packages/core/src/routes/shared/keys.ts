@@ -3,7 +3,7 @@ import { CLUSTER_ID_RANGE, type IdRange, MAX_MASTER_ID, SOURCE_ID_RANGE } from '
 import type { IssueDetail } from '../../http/api-error.js';
 import { ApiError, invalidQuery } from '../../http/api-error.js';
 import { UNDECODABLE_PARAM } from '../../http/router.js';
-import type { AgentKey } from '../../ports.js';
+import type { AgentKey } from '../../ports/index.js';
 
 /**
  * `id` against its range (catalogue/id-ranges.ts): above `max` it is malformed, 400 naming

@@ -2,7 +2,7 @@
 import { notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { type RouteContext, route } from '../../http/route.js';
-import type { AgentKey } from '../../ports.js';
+import type { AgentKey } from '../../ports/index.js';
 import { type AgentKind, ArtistDossierSchema, FestivalDossierSchema, LabelDossierSchema } from '../../schemas/records.js';
 import { parseAgentKey, parseSlug } from '../shared/keys.js';
 import { agentLinks } from '../shared/links.js';

@@ -3,7 +3,7 @@ import { CLUSTER_ID_RANGE } from '../../catalogue/id-ranges.js';
 import { invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import type { BandcampReleaseData } from '../../ports.js';
+import type { BandcampReleaseData } from '../../ports/index.js';
 import { BandcampReleaseSchema, BandcampSignalsSchema, LinksSchema } from '../../schemas/records.js';
 import { integerParam, limitParam, textParam } from '../../validation/params.js';
 import { parseAgentKey } from '../shared/keys.js';

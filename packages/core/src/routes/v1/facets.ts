@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ApiError } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import { FACET_NAMES, type FacetName } from '../../ports.js';
+import { FACET_NAMES, type FacetName } from '../../ports/index.js';
 import { FacetValueSchema } from '../../schemas/records.js';
 import { limitParam, textParam } from '../../validation/params.js';
 import { filterParams, filtersOf } from '../shared/filters.js';

@@ -3,7 +3,7 @@ import { ApiError } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
 import { json, jsonText, type Reply } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import type { MasterJson } from '../../ports.js';
+import type { MasterJson } from '../../ports/index.js';
 import type { MasterData } from '../../schemas/records.js';
 import { MasterDossierSchema, MasterSchema } from '../../schemas/records.js';
 import { masterIdProblem, parseMasterId } from '../shared/keys.js';

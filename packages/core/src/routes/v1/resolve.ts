@@ -3,7 +3,7 @@ import { MASTER_ID_RANGE, SOURCE_ID_RANGE } from '../../catalogue/id-ranges.js';
 import { invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import type { ResolveInput } from '../../ports.js';
+import type { ResolveInput } from '../../ports/index.js';
 import { ClusterSchema } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
 import { idWithin, isMbid } from '../shared/keys.js';

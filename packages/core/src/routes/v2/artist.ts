@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import type { CallOptions, Catalogue } from '../../ports.js';
+import type { CallOptions, Catalogue } from '../../ports/index.js';
 import type { ArtistDossier } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
 import { parseAgentKey } from '../shared/keys.js';

@@ -1,0 +1,231 @@
+/** The Accounts port: customers, keys, billing state, dashboard sessions, the mail outbox, durable usage and search events. */
+import type { CallOptions } from './runtime.js';
+
+/** The tiers of docs/decisions.md §2; their limits are in tiers.ts. */
+export type TierId = 'self_serve_49' | 'self_serve_99' | 'self_serve_299' | 'contract_2000';
+
+export type Environment = 'live' | 'test';
+
+export type CustomerStatus = 'active' | 'past_due' | 'suspended' | 'canceled';
+export type KeyStatus = 'active' | 'rotated' | 'revoked' | 'suspended';
+export type OverageMode = 'block' | 'bill';
+
+/** Negotiated contract overrides; the gate and its headers use them. */
+export interface LimitOverrides {
+  quota_per_month?: number;
+  burst_per_minute?: number;
+  concurrency?: number;
+  batch_max?: number;
+}
+
+export interface Customer {
+  id: string;
+  email: string;
+  name: string | null;
+  tier: TierId;
+  status: CustomerStatus;
+  overage: OverageMode;
+  limits: LimitOverrides | null;
+  /** Start of the 7-day grace window after `invoice.payment_failed`; null when none runs. */
+  past_due_since: Date | null;
+  created_at: Date;
+  /** Stripe's `cus_…` id for self-serve customers (overage meter events); absent for admin-issued ones. */
+  stripe_customer_id?: string | null;
+}
+
+export interface ApiKey {
+  id: string;
+  customer_id: string;
+  /** Hex SHA-256 of the plaintext key; the plaintext is never stored. */
+  hash: string;
+  display_prefix: string;
+  environment: Environment;
+  status: KeyStatus;
+  created_at: Date;
+}
+
+export interface KeyWithCustomer {
+  key: ApiKey;
+  customer: Customer;
+}
+
+export interface NewCustomer {
+  id: string;
+  email: string;
+  name: string | null;
+  tier: TierId;
+  overage?: OverageMode;
+  limits?: LimitOverrides | null;
+  created_at: Date;
+}
+
+export interface NewKey {
+  id: string;
+  hash: string;
+  display_prefix: string;
+  environment: Environment;
+  created_at: Date;
+}
+
+export interface Accounts {
+  /** The key and its customer in one read; the gate's only store call. */
+  findKeyByHash(hash: string, options?: CallOptions): Promise<KeyWithCustomer | null>;
+  /** The key with this id and its customer (a beacon token names its key by id); null when none. */
+  findKeyById(keyId: string, options?: CallOptions): Promise<KeyWithCustomer | null>;
+  /** Creates the customer and its first key atomically. */
+  createCustomerWithKey(customer: NewCustomer, key: NewKey): Promise<KeyWithCustomer>;
+  /** Adds a key to an existing customer. */
+  addKey(customerId: string, key: NewKey): Promise<ApiKey>;
+  getCustomer(customerId: string): Promise<Customer | null>;
+  listKeys(customerId: string): Promise<ApiKey[]>;
+  /** Marks keys of customers whose grace window ended before `now` as suspended; returns how many. */
+  suspendExpiredGrace(now: Date, graceMs: number): Promise<number>;
+  /** Durable monthly usage, written by the limiter's flush job: adds `delta` to the stored count. */
+  addUsage(customerId: string, environment: Environment, month: string, delta: number): Promise<void>;
+  /** Durable monthly usage as last flushed. */
+  getUsage(customerId: string, environment: Environment, month: string): Promise<number>;
+  /** Stores one search-event beacon (already authenticated by its per-search token). */
+  recordSearchEvent(event: SearchEvent): Promise<void>;
+
+  // ── billing and the key lifecycle. Each method is atomic on its own (one transaction). ──
+
+  /**
+   * Checkout completion, all or nothing in one transaction: records `eventId`, creates the
+   * customer (status active, stripe ids, last billing event time = eventCreated) with its first
+   * key, the sealed reveal row and the sealed outbox row. Refuses without effect when the event
+   * id was already recorded (`duplicate_event`) or a customer already exists for the checkout
+   * session (`duplicate_session`, the event id is then recorded).
+   */
+  completeCheckout(input: CheckoutCompletion): Promise<CheckoutOutcome>;
+  /**
+   * A billing state change, in one transaction with the record of `eventId`. `duplicate_event`:
+   * the id was already recorded, nothing changes. `unknown_customer`: no customer has
+   * `stripeCustomerId`; nothing is recorded. `stale`: the customer's last applied billing event
+   * is newer than `eventCreated`; the id is recorded, nothing else changes. Otherwise
+   * (`applied`): status past_due sets past_due_since to eventCreated unless a grace window
+   * already runs; status active clears past_due_since and turns the customer's suspended keys
+   * active; status canceled just sets it; `tier` is set when given; last billing event time
+   * becomes eventCreated.
+   */
+  applyBillingChange(input: BillingChange): Promise<BillingChangeOutcome>;
+  findCustomerByCheckoutSession(checkoutSessionId: string): Promise<Customer | null>;
+  /** Customers with this e-mail (compared case-insensitively), any status. */
+  findCustomersByEmail(email: string): Promise<Customer[]>;
+  /**
+   * Customers the usage jobs look at: status other than canceled, and overage `bill` or a
+   * contract tier (TIERS[tier].contract).
+   */
+  listCustomersForUsageReview(): Promise<Customer[]>;
+  setOverage(customerId: string, overage: OverageMode): Promise<Customer | null>;
+  /**
+   * Atomically: the customer's key `keyId`, if active, becomes `rotated` and `newKey` is
+   * inserted active. null (nothing changes) when the key is not the customer's or not active.
+   */
+  rotateKey(customerId: string, keyId: string, newKey: NewKey): Promise<{ old: ApiKey; key: ApiKey } | null>;
+  /** The customer's key becomes `revoked` (from active or suspended; rotated/revoked stay). null when not the customer's. */
+  revokeKey(customerId: string, keyId: string): Promise<ApiKey | null>;
+
+  /** One-time reveal: deletes and returns the customer's unexpired reveal rows (newest first). */
+  takeReveals(customerId: string, now: Date): Promise<RevealRow[]>;
+
+  createLoginToken(token: LoginToken): Promise<void>;
+  /** Single use: deletes the token row and returns its customer id when it exists and has not expired. */
+  consumeLoginToken(hash: string, now: Date): Promise<string | null>;
+  createSession(session: DashboardSession): Promise<void>;
+  /** The customer id of an unexpired session. */
+  findSession(hash: string, now: Date): Promise<string | null>;
+  deleteSession(hash: string): Promise<void>;
+
+  /**
+   * Claims due outbox rows (not sent, not dead, next_attempt_at <= now; only `id` when given)
+   * by moving their next_attempt_at to `leaseUntil`, so two workers never hold the same row
+   * (PostgreSQL: FOR UPDATE SKIP LOCKED). Oldest first, at most `limit`.
+   */
+  claimOutbox(now: Date, leaseUntil: Date, limit: number, id?: string): Promise<OutboxMessage[]>;
+  /** Marks the row sent and wipes its sealed body. */
+  markOutboxSent(id: string, now: Date): Promise<void>;
+  /** Counts a failed attempt; `nextAttemptAt` null marks the row dead and wipes its sealed body. */
+  markOutboxFailed(id: string, nextAttemptAt: Date | null, error: string): Promise<void>;
+
+  /** Overage already reported for the month (`reported`) and a report begun but not confirmed (`pending`). */
+  getOverageCursor(customerId: string, month: string): Promise<OverageCursor>;
+  /** Records that calls up to `through` are being reported (the meter event identifier derives from it). */
+  setOveragePending(customerId: string, month: string, through: number): Promise<void>;
+  /** reported = through, pending = null. */
+  commitOverage(customerId: string, month: string, through: number): Promise<void>;
+  /** Insert-if-absent of (customer, month); true only for the call that inserted. */
+  claimContractReview(customerId: string, month: string): Promise<boolean>;
+
+  /** Deletes expired reveal rows, login tokens and sessions. */
+  purgeExpired(now: Date): Promise<void>;
+}
+
+export interface CheckoutCompletion {
+  eventId: string;
+  eventCreated: Date;
+  checkoutSessionId: string;
+  stripeCustomerId: string | null;
+  stripeSubscriptionId: string | null;
+  customer: NewCustomer;
+  key: NewKey;
+  /** The plaintext key sealed with AES-GCM (SECRET_KEY). */
+  reveal: { sealed: string; expires_at: Date };
+  mail: { id: string; to: string; sealed: string; created_at: Date };
+}
+
+export type CheckoutOutcome = { outcome: 'applied'; customer: Customer; key: ApiKey; mailId: string } | { outcome: 'duplicate_event' | 'duplicate_session' };
+
+export interface BillingChange {
+  eventId: string;
+  eventCreated: Date;
+  stripeCustomerId: string;
+  status?: 'active' | 'past_due' | 'canceled';
+  tier?: TierId;
+}
+
+export type BillingChangeOutcome = 'applied' | 'duplicate_event' | 'stale' | 'unknown_customer';
+
+export interface RevealRow {
+  customer_id: string;
+  key_id: string;
+  sealed: string;
+  expires_at: Date;
+}
+
+export interface LoginToken {
+  hash: string;
+  customer_id: string;
+  expires_at: Date;
+}
+
+export interface DashboardSession {
+  hash: string;
+  customer_id: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface OutboxMessage {
+  id: string;
+  customer_id: string;
+  to: string;
+  /** Sealed JSON {subject, text, html?}; empty once sent or dead. */
+  sealed: string;
+  attempts: number;
+  next_attempt_at: Date;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+export interface OverageCursor {
+  reported: number;
+  pending: number | null;
+}
+
+/**
+ * A search-event beacon: `observed` (which hits the user saw, at which positions) or `refined`
+ * (the next query the user typed). search_id and key_id come from the verified beacon token.
+ */
+export type SearchEvent =
+  | { kind: 'observed'; search_id: string; key_id: string; received_at: Date; hits: Array<{ id: number; position: number }> }
+  | { kind: 'refined'; search_id: string; key_id: string; received_at: Date; q: string };

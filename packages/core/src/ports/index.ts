@@ -1,0 +1,38 @@
+/**
+ * The only doors out of core, one file per port. Every port has an in-memory implementation in
+ * `memory/` and a real one in an adapter package; the conformance suite runs the same
+ * assertions on both. Nothing here may name a runtime.
+ *
+ * What core hands a port from a request has passed validation: every id is within its range
+ * (catalogue/id-ranges.ts: at most 2³¹−1) and no text holds U+0000 or a lone surrogate
+ * (validation/storable.ts), so an adapter binds them as they are (issue 11 §3).
+ */
+import type { Accounts } from './accounts.js';
+import type { Billing, Mailer } from './billing.js';
+import type { Catalogue } from './catalogue.js';
+import type { Limiter } from './limiter.js';
+import type { Alarm, Clock, Hasher, Logger } from './runtime.js';
+
+export type * from './accounts.js';
+export type * from './billing.js';
+export type * from './catalogue.js';
+export { FACET_NAMES } from './catalogue.js';
+export type * from './catalogue-writer.js';
+export type * from './limiter.js';
+export type * from './runtime.js';
+
+/** The ports a service is built from. Clock, Logger, Alarm and Hasher have defaults. */
+export interface Ports {
+  catalogue: Catalogue;
+  accounts: Accounts;
+  limiter: Limiter;
+  mailer?: Mailer;
+  /** Stripe; without it signup and the webhook answer 503 billing_unavailable. */
+  billing?: Billing;
+  clock: Clock;
+  logger: Logger;
+  alarm: Alarm;
+  hasher: Hasher;
+}
+
+export type PortsInput = Omit<Ports, 'clock' | 'logger' | 'alarm' | 'hasher'> & Partial<Pick<Ports, 'clock' | 'logger' | 'alarm' | 'hasher'>>;

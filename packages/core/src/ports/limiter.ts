@@ -1,0 +1,72 @@
+/** The Limiter port: one decision per admitted request (burst + quota + concurrency), and the per-subject windows of the public routes and beacons. */
+import type { Environment } from './accounts.js';
+
+export type LimitReason = 'burst' | 'quota' | 'concurrency';
+
+/** The limits in force for one call, after tier and contract overrides. */
+export interface LimitPolicy {
+  burstPerMinute: number;
+  concurrency: number;
+  /** Calls per calendar month (UTC). */
+  quotaPerMonth: number;
+  /** block: 429 after the quota; bill / contract: never blocked by the quota. */
+  quotaMode: 'block' | 'bill' | 'contract';
+}
+
+export interface AdmitRequest {
+  customerId: string;
+  environment: Environment;
+  keyId: string;
+  policy: LimitPolicy;
+  /** Epoch milliseconds from the injected clock. */
+  now: number;
+}
+
+export interface LimitDecision {
+  allowed: boolean;
+  reason: LimitReason | null;
+  /** Burst limit per minute (X-RateLimit-Limit). */
+  limit: number;
+  /** Calls left in the burst window (X-RateLimit-Remaining). */
+  remaining: number;
+  /** Epoch seconds when the burst window resets (X-RateLimit-Reset). */
+  reset: number;
+  /** Seconds to wait when refused. */
+  retryAfterSeconds: number;
+  /** This month's count for the customer and environment, including this call when admitted. */
+  monthCount: number;
+  /** Frees the concurrency slot taken by an admitted call; idempotent. */
+  release(): Promise<void>;
+}
+
+export interface BurstState {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+export interface PublicDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  reset: number;
+  retryAfterSeconds: number;
+}
+
+export interface Limiter {
+  /** One call per authenticated request: burst + quota + concurrency, counted only when admitted. */
+  admit(request: AdmitRequest): Promise<LimitDecision>;
+  /** The burst window as it stands, without counting a call. */
+  peek(request: AdmitRequest): Promise<BurstState>;
+  /** Live count of calls this month (UTC month 'YYYY-MM'). */
+  monthCount(customerId: string, environment: Environment, month: string): Promise<number>;
+  /** Per-subject sliding window: a client IP for the public routes; a beacon token or IP for beacons. */
+  admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision>;
+  /** Periodic work (usage persistence, replay of buffered increments). */
+  runJobs?(now: number): Promise<void>;
+  /**
+   * Shutdown, after the last request: make every call this instance admitted durable (usage is
+   * billing data, decisions.md §8). Hosts call it before closing the stores it writes to.
+   */
+  close?(): Promise<void>;
+}
