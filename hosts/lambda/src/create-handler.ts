@@ -6,7 +6,7 @@ import { ApiError, type Service } from '@catalogue/core';
 import { capRequestBody, HOST_MAX_BODY_BYTES, hostRefusal, payloadTooLargeResponse } from '@catalogue/host-kit';
 import { type AlbEvent, type ApiGatewayV1Event, type ApiGatewayV2Event, type HttpResult, kindOf, type LambdaEvent, type ScheduledEvent } from './events.js';
 import { toAlb, toApiGatewayV1, toApiGatewayV2 } from './from-response.js';
-import { type CallOptions, fromAlb, fromApiGatewayV1, fromApiGatewayV2, type IncomingCall } from './to-request.js';
+import { type EventOptions, fromAlb, fromApiGatewayV1, fromApiGatewayV2, type IncomingRequest } from './to-request.js';
 
 export interface LambdaHandlerOptions {
   trustProxy?: boolean;
@@ -20,17 +20,17 @@ export interface LambdaHandlerOptions {
 export type LambdaHandler = (event: LambdaEvent, context?: unknown) => Promise<HttpResult | { ok: true; ran: 'runJobs' }>;
 
 export function createLambdaHandler(service: Service | Promise<Service>, options: LambdaHandlerOptions = {}): LambdaHandler {
-  const calls: CallOptions = { trustProxy: options.trustProxy ?? false, publicOrigin: options.publicOrigin ?? null };
+  const eventOptions: EventOptions = { trustProxy: options.trustProxy ?? false, publicOrigin: options.publicOrigin ?? null };
   const maxBody = options.maxBodyBytes ?? HOST_MAX_BODY_BYTES;
   const graceMs = options.backgroundGraceMs ?? 2_000;
 
-  async function answer(call: IncomingCall | ApiError): Promise<Response> {
-    if (call instanceof ApiError) return hostRefusal(call);
-    if (call.bodyBytes > maxBody) return payloadTooLargeResponse(maxBody);
-    const capped = capRequestBody(call.request, maxBody);
+  async function answer(incoming: IncomingRequest | ApiError): Promise<Response> {
+    if (incoming instanceof ApiError) return hostRefusal(incoming);
+    if (incoming.bodyBytes > maxBody) return payloadTooLargeResponse(maxBody);
+    const capped = capRequestBody(incoming.request, maxBody);
     if (capped instanceof Response) return capped;
     const pending: Array<Promise<unknown>> = [];
-    const response = await (await service).fetch(capped, { clientIp: call.clientIp, waitUntil: (p) => void pending.push(p) });
+    const response = await (await service).fetch(capped, { clientIp: incoming.clientIp, waitUntil: (p) => void pending.push(p) });
     // Lambda freezes the sandbox once the handler returns: finish background work first.
     if (pending.length) await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, graceMs))]);
     return response;
@@ -44,13 +44,13 @@ export function createLambdaHandler(service: Service | Promise<Service>, options
         return { ok: true, ran: 'runJobs' };
       }
       case 'apigateway-v2':
-        return toApiGatewayV2(await answer(fromApiGatewayV2(event as ApiGatewayV2Event, calls)));
+        return toApiGatewayV2(await answer(fromApiGatewayV2(event as ApiGatewayV2Event, eventOptions)));
       case 'alb': {
         const alb = event as AlbEvent;
-        return toAlb(await answer(fromAlb(alb, calls)), alb.multiValueHeaders !== undefined);
+        return toAlb(await answer(fromAlb(alb, eventOptions)), alb.multiValueHeaders !== undefined);
       }
       case 'apigateway-v1':
-        return toApiGatewayV1(await answer(fromApiGatewayV1(event as ApiGatewayV1Event, calls)));
+        return toApiGatewayV1(await answer(fromApiGatewayV1(event as ApiGatewayV1Event, eventOptions)));
     }
   };
 }

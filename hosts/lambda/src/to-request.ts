@@ -8,13 +8,13 @@ import type { ApiError } from '@catalogue/core';
 import { clientIpFrom, requestUrl } from '@catalogue/host-kit';
 import type { AlbEvent, ApiGatewayV1Event, ApiGatewayV2Event, HeaderMap, MultiValueMap } from './events.js';
 
-export interface CallOptions {
+export interface EventOptions {
   trustProxy: boolean;
   /** BASE_URL's origin when it is set (HostEnv.publicOrigin). */
   publicOrigin: string | null;
 }
 
-export interface IncomingCall {
+export interface IncomingRequest {
   request: Request;
   clientIp: string;
   /** Body size in bytes (the event carries it whole). */
@@ -72,7 +72,7 @@ function rawQuery(single: HeaderMap | undefined, multi: MultiValueMap | undefine
   return pairs.join('&');
 }
 
-export function fromApiGatewayV1(event: ApiGatewayV1Event, options: CallOptions): IncomingCall | ApiError {
+export function fromApiGatewayV1(event: ApiGatewayV1Event, options: EventOptions): IncomingRequest | ApiError {
   const headers = headersOf(event.headers, event.multiValueHeaders);
   const query = encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters);
   const url = urlOf(headers, 'apigateway.local', event.path, query, options.publicOrigin);
@@ -86,7 +86,7 @@ export function fromApiGatewayV1(event: ApiGatewayV1Event, options: CallOptions)
 }
 
 /** HTTP API (v2) and Function URLs: cookies arrive apart from the headers. */
-export function fromApiGatewayV2(event: ApiGatewayV2Event, options: CallOptions): IncomingCall | ApiError {
+export function fromApiGatewayV2(event: ApiGatewayV2Event, options: EventOptions): IncomingRequest | ApiError {
   const headers = headersOf(event.headers, null);
   if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
   const url = urlOf(headers, event.requestContext.domainName, event.rawPath, event.rawQueryString, options.publicOrigin);
@@ -99,7 +99,7 @@ export function fromApiGatewayV2(event: ApiGatewayV2Event, options: CallOptions)
   };
 }
 
-export function fromAlb(event: AlbEvent, options: CallOptions): IncomingCall | ApiError {
+export function fromAlb(event: AlbEvent, options: EventOptions): IncomingRequest | ApiError {
   const headers = headersOf(event.headers, event.multiValueHeaders);
   const query = rawQuery(event.queryStringParameters, event.multiValueQueryStringParameters);
   const url = urlOf(headers, 'alb.local', event.path, query, options.publicOrigin);

@@ -74,41 +74,41 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     if (versioned.redirect) return versioned.redirect;
     if (versioned.gone) throw versioned.gone;
     const lifetime = deadlines.start(request);
-    const call = new Call(request, url, match.params, requestId, now, lifetime, context);
+    const state = new RequestState(request, url, match.params, requestId, now, lifetime, context);
     try {
       // One race covers admission and handler: the deadline is per request, not per step.
-      return await lifetime.race(admitAndAnswer(def, call, extra));
+      return await lifetime.race(admitAndAnswer(def, state, extra));
     } finally {
       lifetime.dispose();
       // An admission that outlives the deadline frees its own slot (admitAndAnswer).
-      if (call.release) keepAlive(context, call.release());
+      if (state.release) keepAlive(context, state.release());
     }
   }
 
-  async function admitAndAnswer(def: RouteDef, call: Call, extra: Record<string, string>): Promise<Response | Reply> {
-    const admission = await admit(def, call);
-    if (call.options.ended) {
+  async function admitAndAnswer(def: RouteDef, state: RequestState, extra: Record<string, string>): Promise<Response | Reply> {
+    const admission = await admit(def, state);
+    if (state.lifetime.ended) {
       // The caller already has its 504: free the slot now, and never start a handler (nor
       // its side effects) for a request that is over.
-      if (admission.release) keepAlive(call.context, admission.release());
+      if (admission.release) keepAlive(state.context, admission.release());
       throw requestAborted();
     }
-    call.release = admission.release;
+    state.release = admission.release;
     if (admission.headers) Object.assign(extra, admission.headers);
-    const ctx: RouteContext = new HandlerContext(call, call.search(def), admission.principal, ports, config, keepAlive);
+    const ctx: RouteContext = new HandlerContext(state, state.search(def), admission.principal, ports, config, keepAlive);
     return def.handler(ctx);
   }
 
-  function admit(def: RouteDef, call: Call): Promise<Admission> {
+  function admit(def: RouteDef, state: RequestState): Promise<Admission> {
     switch (def.access) {
       case 'key':
-        return admitKey(call.request, ports, call.now, true, call.options);
+        return admitKey(state.request, ports, state.now, true, state.lifetime);
       case 'key-uncounted':
-        return admitKey(call.request, ports, call.now, false, call.options);
+        return admitKey(state.request, ports, state.now, false, state.lifetime);
       case 'public':
-        return admitPublic(call.context?.clientIp ?? 'unknown', ports, config, call.now);
+        return admitPublic(state.context?.clientIp ?? 'unknown', ports, config, state.now);
       case 'admin':
-        return checkAdmin(call.request, config);
+        return checkAdmin(state.request, config);
       case 'open':
         return Promise.resolve({ principal: null, headers: null, release: null });
     }
@@ -156,7 +156,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
 }
 
 /** One request's state between the steps of the pipeline. */
-class Call {
+class RequestState {
   /** Frees the concurrency slot, once admission took one. */
   release: (() => Promise<void>) | null = null;
 
@@ -166,7 +166,7 @@ class Call {
     readonly params: Record<string, string | null>,
     readonly requestId: string,
     readonly now: number,
-    readonly options: RequestLifetime,
+    readonly lifetime: RequestLifetime,
     readonly context: RequestContextInput | undefined,
   ) {}
 
@@ -191,37 +191,37 @@ class HandlerContext implements RouteContext {
   readonly params: Record<string, string | null>;
   readonly requestId: string;
   readonly now: number;
-  readonly options: RequestLifetime;
+  readonly lifetime: RequestLifetime;
   readonly base: string;
 
   constructor(
-    private readonly call: Call,
+    private readonly state: RequestState,
     readonly query: Record<string, unknown>,
     readonly principal: Principal | null,
     readonly ports: Ports,
     readonly config: ResolvedConfig,
     private readonly keep: (context: RequestContextInput | undefined, promise: Promise<unknown>) => void,
   ) {
-    this.request = call.request;
-    this.url = call.url;
-    this.params = call.params;
-    this.requestId = call.requestId;
-    this.now = call.now;
-    this.options = call.options;
-    this.base = call.url.pathname.startsWith('/api/v2') ? '/api/v2' : '/api/v1';
+    this.request = state.request;
+    this.url = state.url;
+    this.params = state.params;
+    this.requestId = state.requestId;
+    this.now = state.now;
+    this.lifetime = state.lifetime;
+    this.base = state.url.pathname.startsWith('/api/v2') ? '/api/v2' : '/api/v1';
   }
 
   get signal(): AbortSignal {
-    return this.options.signal;
+    return this.lifetime.signal;
   }
 
   get clientIp(): string {
-    return this.call.context?.clientIp ?? 'unknown';
+    return this.state.context?.clientIp ?? 'unknown';
   }
 
   /** A getter returning a function, so handlers can destructure it. */
   get waitUntil(): (promise: Promise<unknown>) => void {
-    return (promise) => this.keep(this.call.context, promise);
+    return (promise) => this.keep(this.state.context, promise);
   }
 }
 

@@ -21,9 +21,9 @@ export interface Admission {
   release: (() => Promise<void>) | null;
 }
 
-/** `options` is the request's lifetime: its AbortSignal is only made when the store reads it. */
-export async function admitKey(request: Request, ports: Ports, now: number, counted: boolean, options: CallOptions): Promise<Admission> {
-  const principal = await authenticate(request, ports.accounts, ports.hasher, options);
+/** `lifetime` is the request's: its AbortSignal is only made when the store reads it. */
+export async function admitKey(request: Request, ports: Ports, now: number, counted: boolean, lifetime: CallOptions): Promise<Admission> {
+  const principal = await authenticate(request, ports.accounts, ports.hasher, lifetime);
   const admitRequest: AdmitRequest = {
     customerId: principal.customer.id,
     environment: principal.key.environment,

@@ -12,7 +12,7 @@ import { parseApiKey } from './key-format.js';
 /** Days a past_due customer keeps the grace window before keys are suspended. */
 export const GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 
-export async function authenticate(request: Request, accounts: Accounts, hasher: Hasher, options?: CallOptions): Promise<Principal> {
+export async function authenticate(request: Request, accounts: Accounts, hasher: Hasher, lifetime?: CallOptions): Promise<Principal> {
   const presented = request.headers.get('x-api-key');
   if (presented === null || presented === '') {
     throw new ApiError(401, 'missing_api_key', { message: 'send your key in the X-API-Key header' });
@@ -20,7 +20,7 @@ export async function authenticate(request: Request, accounts: Accounts, hasher:
   const parsed = parseApiKey(presented);
   if (!parsed) throw invalidKey();
   const hash = hasher.sha256Hex(presented);
-  const found = await accounts.findKeyByHash(hash, options);
+  const found = await accounts.findKeyByHash(hash, lifetime);
   if (!found) throw invalidKey();
   // A store must answer for the key it was asked about. A driver that hands one query's rows
   // to another (issue 11) would otherwise authenticate this caller as someone else: refuse

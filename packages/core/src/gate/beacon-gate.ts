@@ -45,7 +45,7 @@ export async function admitBeacon(ctx: RouteContext): Promise<BeaconClaims> {
   // The IP first: a client flooding with one token uses up its own budget, not the token's.
   await within(ctx, `beacon-ip:${ctx.clientIp}`, ctx.config.beaconRateLimitPerMinute);
   await within(ctx, `beacon-token:${claims.searchId}`, BEACON_EVENTS_PER_TOKEN_PER_MINUTE);
-  const found = await ctx.ports.accounts.findKeyById(claims.keyId, ctx.options);
+  const found = await ctx.ports.accounts.findKeyById(claims.keyId, ctx.lifetime);
   const active = found !== null && found.key.status === 'active' && found.customer.status === 'active';
   if (!active) {
     throw invalidBeaconToken('the key this search was made with is no longer active');

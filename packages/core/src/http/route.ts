@@ -33,8 +33,8 @@ export interface RouteContext<Q = Record<string, unknown>> {
   /** Epoch ms from the injected clock at the start of the request. */
   now: number;
   signal: AbortSignal;
-  /** Pass to every port call: its `signal` is created only if the port reads it. */
-  options: CallOptions;
+  /** The request lifetime (deadline, client disconnect): pass it to every port call; its `signal` is created only if the port reads it. */
+  lifetime: CallOptions;
   ports: Ports;
   config: ResolvedConfig;
   /** The authenticated caller on `key` routes. */

@@ -41,8 +41,8 @@ import {
 
 const AGENT_KINDS: AgentKind[] = ['artist', 'label', 'festival'];
 
-function checkSignal(options?: CallOptions): void {
-  options?.signal?.throwIfAborted();
+function checkSignal(lifetime?: CallOptions): void {
+  lifetime?.signal?.throwIfAborted();
 }
 
 /** The source id of an agent present in the data, or null. */
@@ -184,8 +184,8 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
   }
 
   return {
-    async search(query, options) {
-      checkSignal(options);
+    async search(query, lifetime) {
+      checkSignal(lifetime);
       const tokens = query.q ? tokensOf(query.q) : [];
       const key = tokens.join(' ');
       const filtered = hasAnyFilter(query.filters);
@@ -204,8 +204,8 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
       return hits.slice(0, query.limit);
     },
 
-    async facets(query, options): Promise<FacetsResult> {
-      checkSignal(options);
+    async facets(query, lifetime): Promise<FacetsResult> {
+      checkSignal(lifetime);
       const matches = matchingMasters(query.q, query.filters);
       const facets: FacetsResult['facets'] = {};
       for (const name of query.facets) {

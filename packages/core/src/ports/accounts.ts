@@ -69,9 +69,9 @@ export interface NewKey {
 
 export interface Accounts {
   /** The key and its customer in one read; the gate's only store call. */
-  findKeyByHash(hash: string, options?: CallOptions): Promise<KeyWithCustomer | null>;
+  findKeyByHash(hash: string, lifetime?: CallOptions): Promise<KeyWithCustomer | null>;
   /** The key with this id and its customer (a beacon token names its key by id); null when none. */
-  findKeyById(keyId: string, options?: CallOptions): Promise<KeyWithCustomer | null>;
+  findKeyById(keyId: string, lifetime?: CallOptions): Promise<KeyWithCustomer | null>;
   /** Creates the customer and its first key atomically. */
   createCustomerWithKey(customer: NewCustomer, key: NewKey): Promise<KeyWithCustomer>;
   /** Adds a key to an existing customer. */

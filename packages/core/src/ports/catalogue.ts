@@ -123,29 +123,29 @@ export interface MasterJson {
 }
 
 export interface Catalogue {
-  search(query: SearchQuery, options?: CallOptions): Promise<SearchHitData[]>;
-  facets(query: FacetsQuery, options?: CallOptions): Promise<FacetsResult>;
-  master(id: number, options?: CallOptions): Promise<MasterData | null>;
+  search(query: SearchQuery, lifetime?: CallOptions): Promise<SearchHitData[]>;
+  facets(query: FacetsQuery, lifetime?: CallOptions): Promise<FacetsResult>;
+  master(id: number, lifetime?: CallOptions): Promise<MasterData | null>;
   /** Any order, each found id once; core puts them in request order. */
-  masters(ids: number[], options?: CallOptions): Promise<MasterData[]>;
+  masters(ids: number[], lifetime?: CallOptions): Promise<MasterData[]>;
   /**
    * Optional: the records of `masters`, each already serialized, and byte for byte
    * `JSON.stringify` of the record `masters` returns. An adapter that stores serialized records
    * hands them over without parsing them only for the batch route to serialize them again
    * (for 500 masters, most of the batch's work). Any order, each found id once.
    */
-  mastersJson?(ids: number[], options?: CallOptions): Promise<MasterJson[]>;
-  masterDossier(id: number, options?: CallOptions): Promise<MasterDossierData | null>;
+  mastersJson?(ids: number[], lifetime?: CallOptions): Promise<MasterJson[]>;
+  masterDossier(id: number, lifetime?: CallOptions): Promise<MasterDossierData | null>;
   /** Finds the agent a key names, optionally only of one kind. */
-  findAgent(key: AgentKey, kind: AgentKind | null, options?: CallOptions): Promise<AgentIdentity | null>;
-  artistDossier(clusterId: number, options?: CallOptions): Promise<ArtistDossier | null>;
-  labelDossier(clusterId: number, options?: CallOptions): Promise<LabelDossier | null>;
-  festivalDossier(clusterId: number, options?: CallOptions): Promise<FestivalDossier | null>;
-  resolve(input: ResolveInput, options?: CallOptions): Promise<ClusterData | null>;
-  bandcampArtist(clusterId: number, options?: CallOptions): Promise<BandcampSignals | null>;
-  bandcampManifest(query: BandcampManifestQuery, options?: CallOptions): Promise<BandcampManifest>;
-  bandcampReleases(query: BandcampReleaseQuery, options?: CallOptions): Promise<BandcampReleaseData | null>;
-  breakouts(query: BreakoutsQuery, options?: CallOptions): Promise<{ as_of: string | null; items: Breakout[] }>;
-  tastemakers(query: TastemakersQuery, options?: CallOptions): Promise<{ as_of: string | null; items: Tastemaker[] }>;
-  onesToWatch(query: OnesToWatchQuery, options?: CallOptions): Promise<{ as_of: string | null; items: OneToWatch[] }>;
+  findAgent(key: AgentKey, kind: AgentKind | null, lifetime?: CallOptions): Promise<AgentIdentity | null>;
+  artistDossier(clusterId: number, lifetime?: CallOptions): Promise<ArtistDossier | null>;
+  labelDossier(clusterId: number, lifetime?: CallOptions): Promise<LabelDossier | null>;
+  festivalDossier(clusterId: number, lifetime?: CallOptions): Promise<FestivalDossier | null>;
+  resolve(input: ResolveInput, lifetime?: CallOptions): Promise<ClusterData | null>;
+  bandcampArtist(clusterId: number, lifetime?: CallOptions): Promise<BandcampSignals | null>;
+  bandcampManifest(query: BandcampManifestQuery, lifetime?: CallOptions): Promise<BandcampManifest>;
+  bandcampReleases(query: BandcampReleaseQuery, lifetime?: CallOptions): Promise<BandcampReleaseData | null>;
+  breakouts(query: BreakoutsQuery, lifetime?: CallOptions): Promise<{ as_of: string | null; items: Breakout[] }>;
+  tastemakers(query: TastemakersQuery, lifetime?: CallOptions): Promise<{ as_of: string | null; items: Tastemaker[] }>;
+  onesToWatch(query: OnesToWatchQuery, lifetime?: CallOptions): Promise<{ as_of: string | null; items: OneToWatch[] }>;
 }

@@ -1,6 +1,9 @@
 /** What every part of the service uses from its surroundings: time, logs, alarms, hashing, and the request lifetime a port call receives. */
 
-/** Passed to every port call that may take time, so a deadline or a disconnect can cancel it. */
+/**
+ * The request lifetime as a port sees it: passed to every port call that may take time (as
+ * `lifetime`), so a deadline or a disconnect can cancel it.
+ */
 export interface CallOptions {
   signal?: AbortSignal;
 }

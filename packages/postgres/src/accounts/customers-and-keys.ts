@@ -58,9 +58,9 @@ function keyWithCustomerOf(row: KeyJoinRow | undefined): KeyWithCustomer | null 
 
 export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys {
   return {
-    async findKeyByHash(hash, callOptions) {
+    async findKeyByHash(hash, lifetime) {
       const rows = await guard.query(
-        callOptions?.signal,
+        lifetime?.signal,
         () => sql<KeyJoinRow[]>`
         SELECT row_to_json(k.*) AS key, row_to_json(c.*) AS customer
         FROM api_keys k JOIN customers c ON c.id = k.customer_id
@@ -69,9 +69,9 @@ export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys 
       return keyWithCustomerOf(rows[0]);
     },
 
-    async findKeyById(keyId, callOptions) {
+    async findKeyById(keyId, lifetime) {
       const rows = await guard.query(
-        callOptions?.signal,
+        lifetime?.signal,
         () => sql<KeyJoinRow[]>`
         SELECT row_to_json(k.*) AS key, row_to_json(c.*) AS customer
         FROM api_keys k JOIN customers c ON c.id = k.customer_id

@@ -24,23 +24,23 @@ export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOpti
   const bandcamp = new BandcampReads(sql, read);
 
   return {
-    search: (query, call) => searchDocuments(sql, read, query, call?.signal),
-    facets: (query, call) => facetCounts(sql, read, query, call?.signal),
-    master: async (id, call) => (await mastersByIds(sql, read, [id], call?.signal))[0] ?? null,
-    masters: (ids, call) => mastersByIds(sql, read, ids, call?.signal),
-    mastersJson: (ids, call) => masterJsonsByIds(sql, read, ids, call?.signal),
-    masterDossier: (id, call) => masterDossier(sql, read, id, call?.signal),
-    findAgent: (key, kind, call) => agents.find(key, kind, call?.signal),
-    artistDossier: (clusterId, call) => artistDossier(sql, read, bandcamp, clusterId, call?.signal),
-    labelDossier: (clusterId, call) => labelDossier(sql, read, clusterId, call?.signal),
-    festivalDossier: (clusterId, call) => festivalDossier(sql, read, clusterId, call?.signal),
-    resolve: (input, call) => agents.resolve(input, call?.signal),
-    bandcampArtist: async (clusterId, call) =>
-      kindOfClusterId(clusterId) === 'artist' ? bandcamp.signals(sourceIdOfClusterId(clusterId), call?.signal) : null,
-    bandcampManifest: (query, call) => bandcamp.manifest(query, call?.signal),
-    bandcampReleases: (query, call) => bandcamp.releases(query, call?.signal),
-    breakouts: (query, call) => breakoutList(sql, read, bandcamp, query, call?.signal),
-    tastemakers: (query, call) => tastemakerRanking(sql, read, bandcamp, query, call?.signal),
-    onesToWatch: (query, call) => onesToWatchList(sql, read, bandcamp, query, call?.signal),
+    search: (query, lifetime) => searchDocuments(sql, read, query, lifetime?.signal),
+    facets: (query, lifetime) => facetCounts(sql, read, query, lifetime?.signal),
+    master: async (id, lifetime) => (await mastersByIds(sql, read, [id], lifetime?.signal))[0] ?? null,
+    masters: (ids, lifetime) => mastersByIds(sql, read, ids, lifetime?.signal),
+    mastersJson: (ids, lifetime) => masterJsonsByIds(sql, read, ids, lifetime?.signal),
+    masterDossier: (id, lifetime) => masterDossier(sql, read, id, lifetime?.signal),
+    findAgent: (key, kind, lifetime) => agents.find(key, kind, lifetime?.signal),
+    artistDossier: (clusterId, lifetime) => artistDossier(sql, read, bandcamp, clusterId, lifetime?.signal),
+    labelDossier: (clusterId, lifetime) => labelDossier(sql, read, clusterId, lifetime?.signal),
+    festivalDossier: (clusterId, lifetime) => festivalDossier(sql, read, clusterId, lifetime?.signal),
+    resolve: (input, lifetime) => agents.resolve(input, lifetime?.signal),
+    bandcampArtist: async (clusterId, lifetime) =>
+      kindOfClusterId(clusterId) === 'artist' ? bandcamp.signals(sourceIdOfClusterId(clusterId), lifetime?.signal) : null,
+    bandcampManifest: (query, lifetime) => bandcamp.manifest(query, lifetime?.signal),
+    bandcampReleases: (query, lifetime) => bandcamp.releases(query, lifetime?.signal),
+    breakouts: (query, lifetime) => breakoutList(sql, read, bandcamp, query, lifetime?.signal),
+    tastemakers: (query, lifetime) => tastemakerRanking(sql, read, bandcamp, query, lifetime?.signal),
+    onesToWatch: (query, lifetime) => onesToWatchList(sql, read, bandcamp, query, lifetime?.signal),
   };
 }

@@ -49,11 +49,11 @@ interface MasterLocation {
 }
 
 /** The master's main artist and the master's index in that artist's discography. */
-async function locateMaster(catalogue: Catalogue, id: number, options: CallOptions): Promise<MasterLocation | null> {
-  const master = await catalogue.master(id, options);
+async function locateMaster(catalogue: Catalogue, id: number, lifetime: CallOptions): Promise<MasterLocation | null> {
+  const master = await catalogue.master(id, lifetime);
   const main = master?.artists[0];
   if (!master || !main) return null;
-  const dossier = await catalogue.artistDossier(main.cluster_id, options);
+  const dossier = await catalogue.artistDossier(main.cluster_id, lifetime);
   const index = dossier?.discography?.masters.findIndex((m) => m.master_id === id) ?? -1;
   return {
     master_id: id,
@@ -90,7 +90,7 @@ export const wayfindRoute = (routes: () => readonly RouteDef[]) => {
     },
     responses: { 200: { description: 'Where the call goes.', schema: WayfindSchema } },
     errors: ['invalid_query', 'master_not_found'],
-    async handler({ query, config, ports, options }) {
+    async handler({ query, config, ports, lifetime }) {
       if (!query.path.startsWith('/')) throw invalidQuery([{ path: 'path', message: 'must be a path starting with /api/v1' }]);
       const url = new URL(query.path, config.baseUrl);
       if (!isV1Path(url.pathname)) throw invalidQuery([{ path: 'path', message: 'must be a path starting with /api/v1' }]);
@@ -117,7 +117,7 @@ export const wayfindRoute = (routes: () => readonly RouteDef[]) => {
       const where = DEMOTED[def.path]?.where ?? '';
       if (def.path === '/api/v1/masters/:id' || def.path === '/api/v1/dossier/master/:id') {
         const id = parseMasterId(match.params.id ?? null);
-        const located = await locateMaster(ports.catalogue, id, options);
+        const located = await locateMaster(ports.catalogue, id, lifetime);
         if (!located) throw masterNotFound(id);
         const pointer = located.index === null ? 'the discography facet' : `JSON pointer /discography/masters/${located.index}`;
         return json({
@@ -148,9 +148,9 @@ export const wayfindMasterRoute = () =>
     tags: ['migration'],
     responses: { 200: { description: 'The v2 artist path and the JSON pointer of the master in it.', schema: MasterWayfindSchema } },
     errors: ['invalid_master_id', 'master_not_found'],
-    async handler({ params, ports, options }) {
+    async handler({ params, ports, lifetime }) {
       const id = parseMasterId(params.id ?? null);
-      const located = await locateMaster(ports.catalogue, id, options);
+      const located = await locateMaster(ports.catalogue, id, lifetime);
       if (!located) throw masterNotFound(id);
       const at = located.index === null ? null : `/discography/masters/${located.index}`;
       return json({

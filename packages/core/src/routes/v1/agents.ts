@@ -8,15 +8,15 @@ import { parseAgentKey, parseSlug } from '../shared/keys.js';
 import { agentLinks } from '../shared/links.js';
 
 async function dossierOf(ctx: RouteContext, kind: AgentKind, key: AgentKey): Promise<Record<string, unknown>> {
-  const { ports, options, config, base } = ctx;
-  const agent = await ports.catalogue.findAgent(key, kind, options);
+  const { ports, lifetime, config, base } = ctx;
+  const agent = await ports.catalogue.findAgent(key, kind, lifetime);
   if (!agent) throw notFound(kind);
   const dossier =
     kind === 'artist'
-      ? await ports.catalogue.artistDossier(agent.cluster_id, options)
+      ? await ports.catalogue.artistDossier(agent.cluster_id, lifetime)
       : kind === 'label'
-        ? await ports.catalogue.labelDossier(agent.cluster_id, options)
-        : await ports.catalogue.festivalDossier(agent.cluster_id, options);
+        ? await ports.catalogue.labelDossier(agent.cluster_id, lifetime)
+        : await ports.catalogue.festivalDossier(agent.cluster_id, lifetime);
   if (!dossier) throw notFound(kind);
   return { ...dossier, _links: agentLinks(config.baseUrl, base, kind, agent.cluster_id, agent.slug) };
 }

@@ -43,10 +43,10 @@ export const bandcampArtistRoute = () =>
       },
     },
     errors: ['invalid_query', 'not_found'],
-    async handler({ params, ports, options, config }) {
-      const agent = await ports.catalogue.findAgent(parseAgentKey(params.artistKey ?? null, 'artistKey'), 'artist', options);
+    async handler({ params, ports, lifetime, config }) {
+      const agent = await ports.catalogue.findAgent(parseAgentKey(params.artistKey ?? null, 'artistKey'), 'artist', lifetime);
       if (!agent) throw notFound('artist');
-      const signals = await ports.catalogue.bandcampArtist(agent.cluster_id, options);
+      const signals = await ports.catalogue.bandcampArtist(agent.cluster_id, lifetime);
       if (!signals) throw notFound('bandcamp signals for this artist');
       return json({ ...signals, _links: agentLinks(config.baseUrl, '/api/v1', 'artist', agent.cluster_id, agent.slug) });
     },
@@ -67,8 +67,8 @@ export const bandcampManifestRoute = () =>
     },
     responses: { 200: { description: 'A page of covered artists.', schema: BandcampManifestSchema } },
     errors: ['invalid_query'],
-    async handler({ query, ports, options }) {
-      const manifest = await ports.catalogue.bandcampManifest({ tag: query.tag ?? null, limit: query.limit + 1, after: query.cursor ?? null }, options);
+    async handler({ query, ports, lifetime }) {
+      const manifest = await ports.catalogue.bandcampManifest({ tag: query.tag ?? null, limit: query.limit + 1, after: query.cursor ?? null }, lifetime);
       const page = manifest.artists.slice(0, query.limit);
       const last = page[page.length - 1];
       return json({
@@ -93,7 +93,7 @@ export const bandcampReleaseRoute = () =>
     },
     responses: { 200: { description: 'The artist and the matching releases.', schema: BandcampReleasesSchema } },
     errors: ['invalid_query', 'not_found'],
-    async handler({ query, ports, options }) {
+    async handler({ query, ports, lifetime }) {
       if ((query.url === undefined) === (query.artist === undefined)) {
         throw invalidQuery([{ path: 'url', message: 'give exactly one of url, artist' }]);
       }
@@ -102,11 +102,11 @@ export const bandcampReleaseRoute = () =>
         if (!/^https?:\/\/[a-z0-9-]+\.bandcamp\.com\/(album|track)\/[^?#\s]+/i.test(query.url)) {
           throw invalidQuery([{ path: 'url', message: 'must be a Bandcamp album or track link' }]);
         }
-        result = await ports.catalogue.bandcampReleases({ by: 'url', url: query.url.replace(/[?#].*$/, '') }, options);
+        result = await ports.catalogue.bandcampReleases({ by: 'url', url: query.url.replace(/[?#].*$/, '') }, lifetime);
       } else {
-        const agent = await ports.catalogue.findAgent(parseAgentKey(query.artist as string, 'artist'), 'artist', options);
+        const agent = await ports.catalogue.findAgent(parseAgentKey(query.artist as string, 'artist'), 'artist', lifetime);
         if (!agent) throw notFound('artist');
-        result = await ports.catalogue.bandcampReleases({ by: 'artist', cluster_id: agent.cluster_id }, options);
+        result = await ports.catalogue.bandcampReleases({ by: 'artist', cluster_id: agent.cluster_id }, lifetime);
       }
       if (!result) throw notFound('bandcamp release');
       return json(result);

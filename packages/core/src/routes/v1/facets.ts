@@ -45,11 +45,11 @@ export const facetsRoute = (base: string) =>
     },
     responses: { 200: { description: 'Counts per facet value, most frequent first.', schema: FacetsResponseSchema } },
     errors: ['invalid_query', 'invalid_facet'],
-    async handler({ query, ports, options, url }) {
+    async handler({ query, ports, lifetime, url }) {
       // invalid_facet reports the raw text as sent, so read it before NFKC normalization.
       const raw = [...url.searchParams].find(([name]) => name.normalize('NFKC') === 'facets')?.[1] ?? query.facets;
       const facets = parseFacetNames(raw);
-      const result = await ports.catalogue.facets({ q: query.q ?? null, facets, filters: filtersOf(query), limit: query.limit }, options);
+      const result = await ports.catalogue.facets({ q: query.q ?? null, facets, filters: filtersOf(query), limit: query.limit }, lifetime);
       return json({ total: result.total, facets: result.facets });
     },
   });

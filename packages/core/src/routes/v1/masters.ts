@@ -28,9 +28,9 @@ export const masterRoute = () =>
     tags: ['masters'],
     responses: { 200: { description: 'The master record.', schema: MasterSchema } },
     errors: ['invalid_master_id', 'master_not_found'],
-    async handler({ params, ports, options, config, base }) {
+    async handler({ params, ports, lifetime, config, base }) {
       const id = parseMasterId(params.id ?? null);
-      const master = await ports.catalogue.master(id, options);
+      const master = await ports.catalogue.master(id, lifetime);
       if (!master) throw masterNotFound(id);
       return json(withMasterLinks(master, config.baseUrl, base));
     },
@@ -61,7 +61,7 @@ export const mastersBatchRoute = () =>
     body: { schema: BatchRequestSchema, description: 'The master ids.', maxBytes: BATCH_MAX_BYTES },
     responses: { 200: { description: 'Masters in request order; ids not found under missing.', schema: BatchResponseSchema } },
     errors: ['invalid_batch_size', 'invalid_master_id', 'payload_too_large'],
-    async handler({ request, principal, ports, options, config, base }) {
+    async handler({ request, principal, ports, lifetime, config, base }) {
       const body = await readJsonCapped(request, BATCH_MAX_BYTES, (reason) => batchError(reason));
       if (typeof body !== 'object' || body === null || Array.isArray(body) || !('ids' in body)) {
         throw batchError('body must be a JSON object {"ids": [...]}');
@@ -82,8 +82,8 @@ export const mastersBatchRoute = () =>
       // A catalogue that holds records serialized hands them over as they are; any other's are
       // serialized here, one record at a time, which is the same work as one JSON.stringify.
       const found = ports.catalogue.mastersJson
-        ? await ports.catalogue.mastersJson(unique, options)
-        : (await ports.catalogue.masters(unique, options)).map((m) => ({ master_id: m.master_id, json: JSON.stringify(m) }));
+        ? await ports.catalogue.mastersJson(unique, lifetime)
+        : (await ports.catalogue.masters(unique, lifetime)).map((m) => ({ master_id: m.master_id, json: JSON.stringify(m) }));
       return batchFromJson(unique, found, config.baseUrl, base);
     },
   });
@@ -120,9 +120,9 @@ export const masterDossierRoute = () =>
     tags: ['dossiers'],
     responses: { 200: { description: 'The master dossier.', schema: MasterDossierSchema } },
     errors: ['invalid_master_id', 'master_not_found'],
-    async handler({ params, ports, options, config, base }) {
+    async handler({ params, ports, lifetime, config, base }) {
       const id = parseMasterId(params.id ?? null);
-      const dossier = await ports.catalogue.masterDossier(id, options);
+      const dossier = await ports.catalogue.masterDossier(id, lifetime);
       if (!dossier) throw masterNotFound(id);
       return json({
         ...dossier,

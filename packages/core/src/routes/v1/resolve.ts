@@ -70,7 +70,7 @@ export const resolveRoute = (base: string) =>
     },
     responses: { 200: { description: 'The cluster.', schema: ClusterSchema } },
     errors: ['invalid_query', 'not_found'],
-    async handler({ query, ports, options, config, base }) {
+    async handler({ query, ports, lifetime, config, base }) {
       const given = (['q', 'url', 'discogs', 'mbid'] as const).filter((k) => query[k] !== undefined);
       if (given.length !== 1) {
         throw invalidQuery([{ path: given[1] ?? 'q', message: 'give exactly one of q, url, discogs, mbid' }]);
@@ -90,7 +90,7 @@ export const resolveRoute = (base: string) =>
         input = { by: 'mbid', mbid };
       }
       if (input.by === 'discogs') idWithin(input.id, input.kind === 'master' ? MASTER_ID_RANGE : SOURCE_ID_RANGE, given[0] as string);
-      const cluster = await ports.catalogue.resolve(input, options);
+      const cluster = await ports.catalogue.resolve(input, lifetime);
       if (!cluster) throw notFound('cluster');
       return json({ ...cluster, _links: agentLinks(config.baseUrl, base, cluster.kind, cluster.cluster_id, cluster.slug) });
     },

@@ -48,7 +48,7 @@ export const searchRoute = (base: string) =>
     },
     responses: { 200: { description: 'A page of hits.', schema: SearchResponseSchema, headers: ['X-Search-Latency-Ms'] } },
     errors: ['invalid_query'],
-    async handler({ query, ports, options, config, base, now, principal }) {
+    async handler({ query, ports, lifetime, config, base, now, principal }) {
       const started = performance.now();
       const filters = filtersOf(query);
       if (hasFilters(filters) && query.type !== 'all' && query.type !== 'master') {
@@ -58,7 +58,7 @@ export const searchRoute = (base: string) =>
       const limit = query.limit;
       const hits = await ports.catalogue.search(
         { q: query.q ?? null, type, filters, limit: limit + 1, after: query.cursor ? decodeCursor(query.cursor) : null },
-        options,
+        lifetime,
       );
       const page = hits.slice(0, limit);
       const last = page[page.length - 1];

@@ -22,8 +22,8 @@ export const breakoutsRoute = (base: string) =>
     },
     responses: { 200: { description: 'Breakouts, strongest first.', schema: listOf(BreakoutSchema) } },
     errors: ['invalid_query'],
-    async handler({ query, ports, options, config, base }) {
-      const result = await ports.catalogue.breakouts({ window: query.window, genre: query.genre ?? null, limit: query.limit }, options);
+    async handler({ query, ports, lifetime, config, base }) {
+      const result = await ports.catalogue.breakouts({ window: query.window, genre: query.genre ?? null, limit: query.limit }, lifetime);
       return json({
         as_of: result.as_of,
         items: result.items.map((b) => ({ ...b, _links: agentLinks(config.baseUrl, base, 'artist', b.cluster_id, b.slug) })),
@@ -44,8 +44,8 @@ export const tastemakersRoute = (base: string) =>
     },
     responses: { 200: { description: 'Tastemakers, best first.', schema: listOf(TastemakerSchema) } },
     errors: ['invalid_query'],
-    async handler({ query, ports, options, config, base }) {
-      const result = await ports.catalogue.tastemakers({ kind: query.kind ?? null, limit: query.limit }, options);
+    async handler({ query, ports, lifetime, config, base }) {
+      const result = await ports.catalogue.tastemakers({ kind: query.kind ?? null, limit: query.limit }, lifetime);
       return json({ as_of: result.as_of, items: result.items.map((t) => ({ ...t, _links: agentLinks(config.baseUrl, base, t.kind, t.cluster_id, t.slug) })) });
     },
   });
@@ -63,8 +63,8 @@ export const onesToWatchRoute = (base: string) =>
     },
     responses: { 200: { description: 'Ones to watch, most backed first.', schema: listOf(OneToWatchSchema) } },
     errors: ['invalid_query'],
-    async handler({ query, ports, options, config, base }) {
-      const result = await ports.catalogue.onesToWatch({ genre: query.genre ?? null, limit: query.limit }, options);
+    async handler({ query, ports, lifetime, config, base }) {
+      const result = await ports.catalogue.onesToWatch({ genre: query.genre ?? null, limit: query.limit }, lifetime);
       return json({
         as_of: result.as_of,
         items: result.items.map((o) => ({ ...o, _links: agentLinks(config.baseUrl, base, 'artist', o.cluster_id, o.slug) })),

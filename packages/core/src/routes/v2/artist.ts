@@ -18,11 +18,11 @@ import { V2ArtistDossierSchema } from './schemas.js';
 /** Master dossiers are read a few at a time: enough to overlap, not enough to drain a pool. */
 const DETAIL_CONCURRENCY = 8;
 
-async function discographyWithDetail(catalogue: Catalogue, discography: NonNullable<ArtistDossier['discography']>, artistLink: string, options: CallOptions) {
+async function discographyWithDetail(catalogue: Catalogue, discography: NonNullable<ArtistDossier['discography']>, artistLink: string, lifetime: CallOptions) {
   const masters: Array<Record<string, unknown>> = [];
   for (let i = 0; i < discography.masters.length; i += DETAIL_CONCURRENCY) {
     const chunk = discography.masters.slice(i, i + DETAIL_CONCURRENCY);
-    const details = await Promise.all(chunk.map((m) => catalogue.masterDossier(m.master_id, options)));
+    const details = await Promise.all(chunk.map((m) => catalogue.masterDossier(m.master_id, lifetime)));
     chunk.forEach((entry, j) => {
       const detail = details[j];
       // A master listed in the discography has a dossier; one missing (a concurrent re-import) is left out, not invented.
@@ -52,18 +52,18 @@ export const artistV2Route = () =>
     },
     responses: { 200: { description: 'The artist dossier (the requested facets).', schema: V2ArtistDossierSchema } },
     errors: ['invalid_query', 'not_found'],
-    async handler({ params, query, ports, options, config, base }) {
+    async handler({ params, query, ports, lifetime, config, base }) {
       const fields = parseArtistFields(query.fields);
-      const agent = await ports.catalogue.findAgent(parseAgentKey(params.key ?? null), 'artist', options);
+      const agent = await ports.catalogue.findAgent(parseAgentKey(params.key ?? null), 'artist', lifetime);
       if (!agent) throw notFound('artist');
-      const dossier = await ports.catalogue.artistDossier(agent.cluster_id, options);
+      const dossier = await ports.catalogue.artistDossier(agent.cluster_id, lifetime);
       if (!dossier) throw notFound('artist');
       const body: Record<string, unknown> = { cluster_id: dossier.cluster_id, kind: dossier.kind, slug: dossier.slug, name: dossier.name };
       if (fields.includes('identity') && dossier.identity) body.identity = dossier.identity;
       if (fields.includes('behavior') && dossier.behavior) body.behavior = dossier.behavior;
       if (fields.includes('discography') && dossier.discography) {
         const artistLink = link(config.baseUrl, `${base}/artist/${agent.cluster_id}?fields=discography`);
-        body.discography = await discographyWithDetail(ports.catalogue, dossier.discography, artistLink, options);
+        body.discography = await discographyWithDetail(ports.catalogue, dossier.discography, artistLink, lifetime);
       }
       if (fields.includes('bandcamp') && dossier.bandcamp !== undefined) body.bandcamp = dossier.bandcamp;
       body._links = agentLinks(config.baseUrl, base, 'artist', agent.cluster_id, agent.slug);
