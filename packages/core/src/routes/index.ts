@@ -2,21 +2,21 @@
 import type { ResolvedConfig } from '../config.js';
 import { beaconSignerFor } from '../gate/beacon-token.js';
 import type { RouteDef } from '../http/route.js';
-import { migrationGuideRoute } from './docs/migration-guide.js';
-import { adminKeysRoute } from './ops/admin-keys.js';
-import { billingRoutes } from './ops/billing-routes.js';
-import { searchEventRoutes } from './ops/search-events.js';
-import { usageRoute } from './ops/usage.js';
-import { wayfindMasterRoute, wayfindRoute } from './ops/wayfind.js';
-import { artistRoute, labelRoute, slugDossierRoutes } from './v1/agents.js';
-import { bandcampArtistRoute, bandcampManifestRoute, bandcampReleaseRoute } from './v1/bandcamp.js';
-import { facetsRoute } from './v1/facets.js';
-import { manifestRoute } from './v1/manifest.js';
-import { masterDossierRoute, masterRoute, mastersBatchRoute } from './v1/masters.js';
-import { resolveRoute } from './v1/resolve.js';
-import { openApiRoute, rootRoute } from './v1/root.js';
-import { searchRoute } from './v1/search.js';
-import { breakoutsRoute, onesToWatchRoute, tastemakersRoute } from './v1/signals.js';
+import { usageRoute } from './account/usage.js';
+import { adminKeysRoute } from './admin/keys.js';
+import { searchEventRoutes } from './beacons/search-events.js';
+import { billingRoutes } from './billing-routes.js';
+import { artistRoute, labelRoute, slugDossierRoutes } from './catalogue/agents.js';
+import { facetsRoute } from './catalogue/facets.js';
+import { resolveRoute } from './catalogue/resolve.js';
+import { openApiRoute, rootRoute } from './catalogue/root.js';
+import { searchRoute } from './catalogue/search.js';
+import { breakoutsRoute, onesToWatchRoute, tastemakersRoute } from './catalogue/signals.js';
+import { bandcampArtistRoute, bandcampManifestRoute, bandcampReleaseRoute } from './v1-only/bandcamp.js';
+import { manifestRoute } from './v1-only/manifest.js';
+import { masterDossierRoute, masterRoute, mastersBatchRoute } from './v1-only/masters.js';
+import { migrationGuideRoute } from './v1-only/migration-guide.js';
+import { wayfindMasterRoute, wayfindRoute } from './v1-only/wayfind.js';
 import { v2Routes } from './v2/index.js';
 
 export function allRoutes(_config: ResolvedConfig): RouteDef[] {

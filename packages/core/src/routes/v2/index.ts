@@ -3,13 +3,13 @@
  * factory mounted at /api/v2: one handler, two path spaces.
  */
 import type { RouteDef } from '../../http/route.js';
-import { searchEventRoutes } from '../ops/search-events.js';
-import { labelRoute, slugDossierRoutes } from '../v1/agents.js';
-import { facetsRoute } from '../v1/facets.js';
-import { resolveRoute } from '../v1/resolve.js';
-import { openApiRoute, rootRoute } from '../v1/root.js';
-import { searchRoute } from '../v1/search.js';
-import { breakoutsRoute, onesToWatchRoute, tastemakersRoute } from '../v1/signals.js';
+import { searchEventRoutes } from '../beacons/search-events.js';
+import { labelRoute, slugDossierRoutes } from '../catalogue/agents.js';
+import { facetsRoute } from '../catalogue/facets.js';
+import { resolveRoute } from '../catalogue/resolve.js';
+import { openApiRoute, rootRoute } from '../catalogue/root.js';
+import { searchRoute } from '../catalogue/search.js';
+import { breakoutsRoute, onesToWatchRoute, tastemakersRoute } from '../catalogue/signals.js';
 import { artistV2Route } from './artist.js';
 import { manifestV2Route } from './manifest.js';
 

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import { ManifestSchema, manifestFor } from '../v1/manifest.js';
+import { ManifestSchema, manifestFor } from '../v1-only/manifest.js';
 
 const field = (type: string, description: string) => ({ type, description });
 

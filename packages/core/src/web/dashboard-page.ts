@@ -1,6 +1,6 @@
 /** GET /dashboard: the page shell; the script fills it from the dashboard API. */
-import { html } from '../../http/json.js';
-import { route } from '../../http/route.js';
+import { html } from '../http/json.js';
+import { route } from '../http/route.js';
 import { DASHBOARD_SCRIPT } from './dashboard-script.js';
 import { PAGE_HEADERS, page } from './page-layout.js';
 

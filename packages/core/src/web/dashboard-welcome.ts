@@ -6,12 +6,12 @@
  * after its first use.
  */
 import * as v from 'valibot';
-import { revealContext } from '../../billing/apply-event.js';
-import { startSession } from '../../billing/dashboard-session.js';
-import { unseal } from '../../billing/seal.js';
-import { html } from '../../http/json.js';
-import { route } from '../../http/route.js';
-import type { Customer, Ports } from '../../ports/index.js';
+import { revealContext } from '../billing/apply-event.js';
+import { startSession } from '../billing/dashboard-session.js';
+import { unseal } from '../billing/seal.js';
+import { html } from '../http/json.js';
+import { route } from '../http/route.js';
+import type { Customer, Ports } from '../ports/index.js';
 import { escapeHtml, PAGE_HEADERS, page } from './page-layout.js';
 
 export const WELCOME_WAIT_MS = 10_000;

@@ -14,7 +14,7 @@ import { html, json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { Ports } from '../../ports/index.js';
 import { detailsOf } from '../../validation/issues.js';
-import { PAGE_HEADERS, page } from './page-layout.js';
+import { PAGE_HEADERS, page } from '../../web/page-layout.js';
 
 export const LoginRequestSchema = v.object({ email: v.pipe(v.string('must be a string'), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)) });
 

@@ -3,12 +3,12 @@
  * {tier, email}) creates a Stripe Checkout Session for the tier and answers 303 to it.
  */
 import * as v from 'valibot';
-import { readFormOrJson } from '../../billing/form-body.js';
-import { ApiError } from '../../http/api-error.js';
-import { html } from '../../http/json.js';
-import { route } from '../../http/route.js';
-import { TIER_IDS, TIERS } from '../../tiers.js';
-import { detailsOf } from '../../validation/issues.js';
+import { readFormOrJson } from '../billing/form-body.js';
+import { ApiError } from '../http/api-error.js';
+import { html } from '../http/json.js';
+import { route } from '../http/route.js';
+import { TIER_IDS, TIERS } from '../tiers.js';
+import { detailsOf } from '../validation/issues.js';
 import { escapeHtml, PAGE_HEADERS, page } from './page-layout.js';
 
 export const SELF_SERVE_TIERS = TIER_IDS.filter((t) => !TIERS[t].contract);
