@@ -9,6 +9,7 @@
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
 import { consoleLogger, loggingAlarm, pureHasher, systemClock, throttledAlarm } from './defaults.js';
 import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
+import { beaconSignerFor } from './gate/beacon-token.js';
 import { ApiError, errorResponse } from './http/api-error.js';
 import { DeadlineQueue, type RequestLifetime, requestAborted } from './http/deadline.js';
 import { finalize, type Reply } from './http/json.js';
@@ -17,9 +18,10 @@ import type { Method, Principal, RouteContext, RouteDef } from './http/route.js'
 import { createRouter } from './http/router.js';
 import { runJobs } from './jobs.js';
 import type { Ports, PortsInput } from './ports/index.js';
-import { allRoutes } from './routes/index.js';
+import { API_ROUTES } from './routes/index.js';
 import { parseQuery, type RawQuery, rawQueryOf } from './validation/query.js';
 import { createCutover } from './versioning.js';
+import { WEB_ROUTES } from './web/index.js';
 
 export interface RequestContextInput {
   /** Client IP as the host sees it (after TRUST_PROXY handling). */
@@ -41,7 +43,9 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const logger = input.logger ?? consoleLogger();
   const ports: Ports = { ...input, clock, logger, alarm: throttledAlarm(input.alarm ?? loggingAlarm(logger), clock), hasher: input.hasher ?? pureHasher };
   const config = resolveConfig(serviceConfig);
-  const routes = allRoutes(config);
+  // A SECRET_KEY that is set but malformed or short stops the service here, not at the first search.
+  beaconSignerFor(config.secretKey);
+  const routes: readonly RouteDef[] = [...API_ROUTES, ...WEB_ROUTES];
   // Admin routes without an ADMIN_TOKEN are not served at all: their paths answer 404, and a
   // path shared with other methods leaves the admin method out of 405's Allow.
   const router = createRouter(routes.filter((def) => def.access !== 'admin' || config.adminToken));
@@ -95,7 +99,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     }
     state.release = admission.release;
     if (admission.headers) Object.assign(extra, admission.headers);
-    const ctx: RouteContext = new HandlerContext(state, state.search(def), admission.principal, ports, config, keepAlive);
+    const ctx: RouteContext = new HandlerContext(state, state.search(def), admission.principal, ports, config, routes, keepAlive);
     return def.handler(ctx);
   }
 
@@ -200,6 +204,7 @@ class HandlerContext implements RouteContext {
     readonly principal: Principal | null,
     readonly ports: Ports,
     readonly config: ResolvedConfig,
+    readonly routes: readonly RouteDef[],
     private readonly keep: (context: RequestContextInput | undefined, promise: Promise<unknown>) => void,
   ) {
     this.request = state.request;

@@ -3,7 +3,8 @@
  *
  * Every /api/v1 route is one of three kinds:
  * - keeper: it has a /api/v2 twin with the same shape (found in the route list, not listed by hand);
- * - demoted: no v2 equivalent; its data moved into a v2 artist facet (the table below);
+ * - demoted: no v2 equivalent; its data moved into a v2 artist facet, and its definition says
+ *   where (`RouteDef.deprecation`);
  * - operational: everything else under /api/v1 (usage, admin keys, wayfind, webhook): untouched.
  *
  * Phases, with S the sunset instant: before S−60d nothing; from S−60d the root index links the
@@ -24,39 +25,6 @@ export const MIGRATION_GUIDE_PATH = '/docs/migration';
 
 const V1 = '/api/v1';
 const V2 = '/api/v2';
-
-interface Demotion {
-  /** The v2 path (and query) a caller goes to instead, from this request's params and query. */
-  successor(params: Record<string, string | null>, query: URLSearchParams): string;
-  /** Where the data sits in v2, for the 410 body and wayfind. */
-  where: string;
-}
-
-const enc = encodeURIComponent;
-const MASTER_WHERE =
-  'Master and release detail moved into the discography facet of the master’s main artist: GET /api/v2/artist/{cluster_id}?fields=discography, each master at /discography/masters/{i} with its full record under master and its releases under releases. GET /api/v2/resolve?discogs=master/{id} names that artist; GET /api/v1/wayfind/master/{id} gives the exact path and JSON pointer.';
-const masterSuccessor = (params: Record<string, string | null>) =>
-  params.id && /^[1-9][0-9]{0,9}$/.test(params.id) ? `${V2}/resolve?discogs=master/${params.id}` : `${V2}/dossier/manifest`;
-const BANDCAMP_WHERE =
-  'Bandcamp signals (followers, supporters, releases with tags, 12-week series, growth) moved into the bandcamp facet of the artist: GET /api/v2/artist/{cluster_id}?fields=bandcamp.';
-
-/** v1 routes with no v2 twin, keyed by their route path. */
-export const DEMOTED: Readonly<Record<string, Demotion>> = {
-  [`${V1}/masters/:id`]: { successor: masterSuccessor, where: MASTER_WHERE },
-  [`${V1}/dossier/master/:id`]: { successor: masterSuccessor, where: MASTER_WHERE },
-  [`${V1}/masters/batch`]: { successor: () => `${V2}/dossier/manifest`, where: MASTER_WHERE },
-  [`${V1}/bandcamp/:artistKey`]: { successor: (p) => `${V2}/artist/${enc(p.artistKey ?? '')}?fields=bandcamp`, where: BANDCAMP_WHERE },
-  [`${V1}/bandcamp`]: { successor: () => `${V2}/dossier/manifest`, where: BANDCAMP_WHERE },
-  [`${V1}/bandcamp/release`]: {
-    successor: (_p, q) => {
-      const artist = q.get('artist');
-      if (artist) return `${V2}/artist/${enc(artist)}?fields=bandcamp`;
-      const url = q.get('url');
-      return url ? `${V2}/resolve?url=${enc(url)}` : `${V2}/dossier/manifest`;
-    },
-    where: BANDCAMP_WHERE,
-  },
-};
 
 /** Parses CUTOVER_SUNSET_AT; a value that is set but not a date is a misconfiguration. */
 export function sunsetInstant(config: Pick<ResolvedConfig, 'cutoverSunsetAt'>): number | null {
@@ -84,16 +52,16 @@ export function isV1Path(path: string): boolean {
 }
 
 /** Classifies one v1 route against the route list (a keeper is a route with a /api/v2 twin). */
-export function routeKind(def: Pick<RouteDef, 'method' | 'path'>, routes: readonly Pick<RouteDef, 'method' | 'path'>[]): RouteKind {
-  if (DEMOTED[def.path]) return 'demoted';
+export function routeKind(def: Pick<RouteDef, 'method' | 'path' | 'deprecation'>, routes: readonly Pick<RouteDef, 'method' | 'path'>[]): RouteKind {
+  if (def.deprecation) return 'demoted';
   const twin = v2PathOf(def.path);
   return routes.some((r) => r.path === twin && r.method === def.method) ? 'keeper' : 'operational';
 }
 
 /** Where a v1 request goes in v2 (path and query), or null for an operational route. */
-export function successorOf(def: Pick<RouteDef, 'method' | 'path'>, kind: RouteKind, params: Record<string, string | null>, url: URL): string | null {
+export function successorOf(def: Pick<RouteDef, 'deprecation'>, kind: RouteKind, params: Record<string, string | null>, url: URL): string | null {
   if (kind === 'keeper') return v2PathOf(url.pathname) + url.search;
-  if (kind === 'demoted') return (DEMOTED[def.path] as Demotion).successor(params, url.searchParams);
+  if (kind === 'demoted' && def.deprecation) return def.deprecation.successor(params, url.searchParams);
   return null;
 }
 
@@ -136,7 +104,7 @@ export function createCutover(config: ResolvedConfig, routes: readonly RouteDef[
         // Built by hand: Response.redirect() has immutable headers, and the pipeline adds more.
         return { headers: null, redirect: new Response(null, { status: 308, headers: { ...headers, location: successor } }), gone: null };
       }
-      const where = (DEMOTED[def.path] as Demotion).where;
+      const where = def.deprecation?.where ?? '';
       return {
         headers: null,
         redirect: null,

@@ -1,6 +1,7 @@
 /**
- * A route is data: method, path, who may call it, its strict query schema and its handler.
- * The same list drives dispatch, 405 `Allow` answers and the OpenAPI documents.
+ * A route is data: method, path, who may call it, its strict query schema, its handler and,
+ * for a v1 route with no v2 twin, where it went. The same list drives dispatch, 405 `Allow`
+ * answers, the OpenAPI documents, the cutover and the contract walk.
  */
 import type * as v from 'valibot';
 import type { ResolvedConfig } from '../config.js';
@@ -41,6 +42,8 @@ export interface RouteContext<Q = Record<string, unknown>> {
   principal: Principal | null;
   /** '/api/v1' or '/api/v2': the version prefix the request came in on. */
   base: string;
+  /** Every route of the service (the root index, the OpenAPI documents and wayfind read it). */
+  routes: readonly RouteDef[];
   /** The client's IP as the host saw it (after TRUST_PROXY); 'unknown' when the host did not say. */
   clientIp: string;
   waitUntil(promise: Promise<unknown>): void;
@@ -50,6 +53,17 @@ export interface ResponseDoc {
   description: string;
   schema?: v.GenericSchema;
   headers?: string[];
+}
+
+/**
+ * A demoted route: a v1 route with no v2 twin, whose data moved into a v2 facet. From the v1
+ * sunset it answers 410 `gone` (docs/decisions.md §7); before, its answers link the successor.
+ */
+export interface Deprecation {
+  /** The v2 path (and query) a caller goes to instead, from this request's params and query. */
+  successor(params: Record<string, string | null>, query: URLSearchParams): string;
+  /** Where the data sits in v2: the 410 body, the migration guide and wayfind say it. */
+  where: string;
 }
 
 export interface RouteDef<S extends QuerySpec = QuerySpec> {
@@ -66,6 +80,8 @@ export interface RouteDef<S extends QuerySpec = QuerySpec> {
   responses: Record<number, ResponseDoc>;
   /** Error codes this route can answer with, besides the shared ones of its access kind. */
   errors?: string[];
+  /** Set on a demoted v1 route (see Deprecation). */
+  deprecation?: Deprecation;
   /** Answer with json()/html() (a Reply); a raw Response is for redirects and empty bodies. */
   handler(ctx: RouteContext<QueryOutput<S>>): Promise<Response | Reply> | Response | Reply;
 }
@@ -73,4 +89,13 @@ export interface RouteDef<S extends QuerySpec = QuerySpec> {
 /** Keeps the query type of each route while collecting heterogeneous routes in one list. */
 export function route<S extends QuerySpec>(def: RouteDef<S>): RouteDef {
   return def as unknown as RouteDef;
+}
+
+/**
+ * A group of routes whose paths are relative (`/search`, or `` for the base itself) placed
+ * under `base`, like Hono's `app.route(base, sub)`: the catalogue and beacon routes are defined
+ * once and mounted on /api/v1 and /api/v2.
+ */
+export function mount(base: string, group: readonly RouteDef[]): RouteDef[] {
+  return group.map((def) => ({ ...def, path: base + def.path }));
 }

@@ -61,13 +61,12 @@ const BODY = `<h1>Your Music Catalogue API dashboard</h1>
 <p><button type="button" id="signout" class="secondary">Sign out</button></p>
 </div>`;
 
-export const dashboardPageRoute = () =>
-  route({
-    method: 'GET',
-    path: '/dashboard',
-    access: 'open',
-    summary: 'The customer dashboard (HTML)',
-    tags: ['dashboard'],
-    responses: { 200: { description: 'HTML page.' } },
-    handler: () => html(page('Dashboard — Music Catalogue API', BODY, DASHBOARD_SCRIPT), 200, PAGE_HEADERS),
-  });
+export const dashboardPageRoute = route({
+  method: 'GET',
+  path: '/dashboard',
+  access: 'open',
+  summary: 'The customer dashboard (HTML)',
+  tags: ['dashboard'],
+  responses: { 200: { description: 'HTML page.' } },
+  handler: () => html(page('Dashboard — Music Catalogue API', BODY, DASHBOARD_SCRIPT), 200, PAGE_HEADERS),
+});

@@ -41,54 +41,53 @@ async function waitForCustomer(ports: Ports, sessionId: string, signal: AbortSig
 const answer = (title: string, body: string, status = 200, headers: Record<string, string> = {}) =>
   html(page(title, body), status, { ...PAGE_HEADERS, ...headers });
 
-export const dashboardWelcomeRoute = () =>
-  route({
-    method: 'GET',
-    path: '/dashboard/welcome',
-    access: 'open',
-    query: { session_id: { schema: v.optional(v.pipe(v.string(), v.maxLength(255))) } },
-    summary: 'After checkout: the one-time reveal of the new key (HTML)',
-    tags: ['dashboard'],
-    responses: { 200: { description: 'HTML page with the key, shown once.' } },
-    async handler({ query, ports, config, now, signal }) {
-      const sessionId = query.session_id;
-      const checkout = sessionId && ports.billing ? await ports.billing.getCheckout(sessionId) : null;
-      if (!sessionId || !checkout || checkout.status !== 'complete' || !checkout.paid) {
-        return answer(
-          'Payment not confirmed',
-          '<h1>We could not confirm this payment</h1><p>If you paid, your key is on its way by e-mail. <a href="/api/signup">Back to the plans</a>.</p>',
-          400,
-        );
-      }
-      const customer = await waitForCustomer(ports, sessionId, signal);
-      if (!customer) {
-        return answer(
-          'Almost there',
-          '<h1>Payment received</h1><p>Your key is being issued and will arrive by e-mail within a minute. <a href="">Reload this page</a> to see it here.</p>',
-          202,
-        );
-      }
-      const [reveal] = await ports.accounts.takeReveals(customer.id, new Date(now));
-      if (!reveal || !config.secretKey) {
-        return answer(
-          'Key already shown',
-          '<h1>This key was already shown</h1><p>It is in the e-mail we sent you. Lost it? <a href="/dashboard">Sign in to the dashboard</a> and rotate it.</p>',
-        );
-      }
-      const key = await unseal(config.secretKey, reveal.sealed, revealContext(customer.id, reveal.key_id));
-      const cookie = await startSession(ports, config, customer.id, now);
-      ports.logger.log({ level: 'info', kind: 'dashboard.key_revealed', customer_id: customer.id, key_id: reveal.key_id });
+export const dashboardWelcomeRoute = route({
+  method: 'GET',
+  path: '/dashboard/welcome',
+  access: 'open',
+  query: { session_id: { schema: v.optional(v.pipe(v.string(), v.maxLength(255))) } },
+  summary: 'After checkout: the one-time reveal of the new key (HTML)',
+  tags: ['dashboard'],
+  responses: { 200: { description: 'HTML page with the key, shown once.' } },
+  async handler({ query, ports, config, now, signal }) {
+    const sessionId = query.session_id;
+    const checkout = sessionId && ports.billing ? await ports.billing.getCheckout(sessionId) : null;
+    if (!sessionId || !checkout || checkout.status !== 'complete' || !checkout.paid) {
       return answer(
-        'Your API key',
-        `<h1>Welcome! Here is your API key</h1>
+        'Payment not confirmed',
+        '<h1>We could not confirm this payment</h1><p>If you paid, your key is on its way by e-mail. <a href="/api/signup">Back to the plans</a>.</p>',
+        400,
+      );
+    }
+    const customer = await waitForCustomer(ports, sessionId, signal);
+    if (!customer) {
+      return answer(
+        'Almost there',
+        '<h1>Payment received</h1><p>Your key is being issued and will arrive by e-mail within a minute. <a href="">Reload this page</a> to see it here.</p>',
+        202,
+      );
+    }
+    const [reveal] = await ports.accounts.takeReveals(customer.id, new Date(now));
+    if (!reveal || !config.secretKey) {
+      return answer(
+        'Key already shown',
+        '<h1>This key was already shown</h1><p>It is in the e-mail we sent you. Lost it? <a href="/dashboard">Sign in to the dashboard</a> and rotate it.</p>',
+      );
+    }
+    const key = await unseal(config.secretKey, reveal.sealed, revealContext(customer.id, reveal.key_id));
+    const cookie = await startSession(ports, config, customer.id, now);
+    ports.logger.log({ level: 'info', kind: 'dashboard.key_revealed', customer_id: customer.id, key_id: reveal.key_id });
+    return answer(
+      'Your API key',
+      `<h1>Welcome! Here is your API key</h1>
 <section class="notice" aria-labelledby="key-label" tabindex="-1" id="reveal">
 <p id="key-label">Shown once. Copy it now and store it in a secret manager:</p>
 <p><code class="key" id="reveal-key">${escapeHtml(key)}</code></p>
 </section>
 <p>Send it in the <code>X-API-Key</code> header. We also e-mailed it to ${escapeHtml(customer.email)}.</p>
 <p><a href="/dashboard">Go to your dashboard</a></p>`,
-        200,
-        { 'set-cookie': cookie },
-      );
-    },
-  });
+      200,
+      { 'set-cookie': cookie },
+    );
+  },
+});

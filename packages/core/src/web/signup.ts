@@ -1,82 +1,43 @@
 /**
- * Self-serve signup: GET /api/signup is the plan page; POST /api/signup (form or JSON
- * {tier, email}) creates a Stripe Checkout Session for the tier and answers 303 to it.
+ * POST /api/signup (form or JSON {tier, email}): creates a Stripe Checkout Session for the tier
+ * and answers 303 to it; the plan page that posts here is signup-page.ts.
  */
 import * as v from 'valibot';
 import { readFormOrJson } from '../billing/form-body.js';
 import { ApiError } from '../http/api-error.js';
-import { html } from '../http/json.js';
 import { route } from '../http/route.js';
 import { TIER_IDS, TIERS } from '../tiers.js';
 import { detailsOf } from '../validation/issues.js';
-import { escapeHtml, PAGE_HEADERS, page } from './page-layout.js';
 
 export const SELF_SERVE_TIERS = TIER_IDS.filter((t) => !TIERS[t].contract);
-
-const PRICES: Record<string, number> = { self_serve_49: 49, self_serve_99: 99, self_serve_299: 299 };
 
 export const SignupRequestSchema = v.object({
   tier: v.picklist(SELF_SERVE_TIERS, `must be one of ${SELF_SERVE_TIERS.join(', ')}`),
   email: v.pipe(v.string('must be a string'), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)),
 });
 
-function signupPage(): string {
-  const plans = SELF_SERVE_TIERS.map((id) => {
-    const t = TIERS[id];
-    return `<section class="plan" aria-labelledby="plan-${id}">
-<h2 id="plan-${id}">$${PRICES[id]} / month</h2>
-<ul><li>${t.quotaPerMonth.toLocaleString('en-US')} calls a month</li><li>${t.burstPerMinute} calls a minute</li><li>${t.concurrency} requests in flight per key</li><li>$${t.overagePerCall} per call past the quota, if you choose to be billed</li></ul>
-<form method="post" action="/api/signup">
-<input type="hidden" name="tier" value="${escapeHtml(id)}">
-<label for="email-${id}">E-mail for your key</label><br>
-<input id="email-${id}" name="email" type="email" autocomplete="email" required><br><br>
-<button type="submit">Subscribe for $${PRICES[id]}</button>
-</form>
-</section>`;
-  }).join('\n');
-  return page(
-    'Plans — Music Catalogue API',
-    `<h1>Music Catalogue API plans</h1>
-<p>Pick a plan. After payment your key is shown once and e-mailed to you.</p>
-<div class="plans">${plans}</div>
-<p>Already a customer? <a href="/dashboard">Sign in to the dashboard</a>.</p>`,
-  );
-}
-
-export const signupPageRoute = () =>
-  route({
-    method: 'GET',
-    path: '/api/signup',
-    access: 'open',
-    summary: 'Plan page of the self-serve signup (HTML)',
-    tags: ['billing'],
-    responses: { 200: { description: 'HTML page with the three self-serve plans.' } },
-    handler: () => html(signupPage(), 200, PAGE_HEADERS),
-  });
-
-export const signupRoute = () =>
-  route({
-    method: 'POST',
-    path: '/api/signup',
-    access: 'public',
-    summary: 'Start a self-serve subscription: 303 to Stripe Checkout',
-    description: 'Form or JSON body {tier, email}. Answers 303 to the Checkout page; 503 billing_unavailable when Stripe is not configured.',
-    tags: ['billing'],
-    body: { schema: SignupRequestSchema, description: 'The plan and the e-mail the key goes to.', maxBytes: 4096 },
-    responses: { 303: { description: 'Redirect to Stripe Checkout.', headers: ['Location'] } },
-    errors: ['invalid_body', 'unsupported_media_type', 'payload_too_large', 'billing_unavailable'],
-    async handler({ request, ports, config }) {
-      const parsed = v.safeParse(SignupRequestSchema, await readFormOrJson(request, 4096));
-      if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
-      if (!ports.billing) throw new ApiError(503, 'billing_unavailable', { message: 'self-serve signup is not configured on this server' });
-      const checkout = await ports.billing.createCheckout({
-        tier: parsed.output.tier,
-        email: parsed.output.email,
-        // Stripe fills {CHECKOUT_SESSION_ID} in itself.
-        successUrl: `${config.baseUrl}/dashboard/welcome?session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: `${config.baseUrl}/api/signup`,
-      });
-      ports.logger.log({ level: 'info', kind: 'billing.checkout_created', checkout_session_id: checkout.id, tier: parsed.output.tier });
-      return new Response(null, { status: 303, headers: { location: checkout.url, 'cache-control': 'no-store' } });
-    },
-  });
+export const signupRoute = route({
+  method: 'POST',
+  path: '/api/signup',
+  access: 'public',
+  summary: 'Start a self-serve subscription: 303 to Stripe Checkout',
+  description: 'Form or JSON body {tier, email}. Answers 303 to the Checkout page; 503 billing_unavailable when Stripe is not configured.',
+  tags: ['billing'],
+  body: { schema: SignupRequestSchema, description: 'The plan and the e-mail the key goes to.', maxBytes: 4096 },
+  responses: { 303: { description: 'Redirect to Stripe Checkout.', headers: ['Location'] } },
+  errors: ['invalid_body', 'unsupported_media_type', 'payload_too_large', 'billing_unavailable'],
+  async handler({ request, ports, config }) {
+    const parsed = v.safeParse(SignupRequestSchema, await readFormOrJson(request, 4096));
+    if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
+    if (!ports.billing) throw new ApiError(503, 'billing_unavailable', { message: 'self-serve signup is not configured on this server' });
+    const checkout = await ports.billing.createCheckout({
+      tier: parsed.output.tier,
+      email: parsed.output.email,
+      // Stripe fills {CHECKOUT_SESSION_ID} in itself.
+      successUrl: `${config.baseUrl}/dashboard/welcome?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${config.baseUrl}/api/signup`,
+    });
+    ports.logger.log({ level: 'info', kind: 'billing.checkout_created', checkout_session_id: checkout.id, tier: parsed.output.tier });
+    return new Response(null, { status: 303, headers: { location: checkout.url, 'cache-control': 'no-store' } });
+  },
+});

@@ -1,3 +1,4 @@
+/** POST /api/v1/admin/keys: issue a key (contract by default) with ADMIN_TOKEN; limits holds negotiated overrides. */
 import * as v from 'valibot';
 import { issueCustomerKey } from '../../gate/issue-key.js';
 import { ApiError, invalidBody } from '../../http/api-error.js';
@@ -35,50 +36,49 @@ export const AdminKeyResponseSchema = v.object({
   environment: v.picklist(['live', 'test']),
 });
 
-export const adminKeysRoute = () =>
-  route({
-    method: 'POST',
-    path: '/api/v1/admin/keys',
-    access: 'admin',
-    summary: 'Issue a key (contract tier by default) — admin only',
-    description:
-      'Authorization: Bearer $ADMIN_TOKEN. limits (contract tier only) holds negotiated overrides used by the gate and its headers. The plaintext key appears only in this answer.',
-    tags: ['admin'],
-    body: { schema: AdminKeyRequestSchema, description: 'Customer and key to create.', maxBytes: 16 * 1024 },
-    responses: { 201: { description: 'The new key: store it now, it is never shown again.', schema: AdminKeyResponseSchema } },
-    errors: ['unauthorized', 'invalid_body', 'payload_too_large'],
-    async handler({ request, ports, now }) {
-      const body = await readJsonCapped(request, 16 * 1024, (reason) => invalidBody([{ path: '', message: reason }]));
-      const parsed = v.safeParse(AdminKeyRequestSchema, body);
-      if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
-      const input = parsed.output;
-      if (input.limits && !TIERS[input.tier].contract) {
-        throw invalidBody([{ path: 'limits', message: 'limit overrides apply to the contract tier only' }]);
-      }
-      const issued = await issueCustomerKey(
-        ports.accounts,
-        { email: input.email, name: input.name ?? null, tier: input.tier, environment: input.environment, limits: input.limits ?? null },
-        new Date(now),
-      );
-      ports.logger.log({
-        level: 'info',
-        kind: 'admin.key_issued',
+export const adminKeysRoute = route({
+  method: 'POST',
+  path: '/api/v1/admin/keys',
+  access: 'admin',
+  summary: 'Issue a key (contract tier by default) — admin only',
+  description:
+    'Authorization: Bearer $ADMIN_TOKEN. limits (contract tier only) holds negotiated overrides used by the gate and its headers. The plaintext key appears only in this answer.',
+  tags: ['admin'],
+  body: { schema: AdminKeyRequestSchema, description: 'Customer and key to create.', maxBytes: 16 * 1024 },
+  responses: { 201: { description: 'The new key: store it now, it is never shown again.', schema: AdminKeyResponseSchema } },
+  errors: ['unauthorized', 'invalid_body', 'payload_too_large'],
+  async handler({ request, ports, now }) {
+    const body = await readJsonCapped(request, 16 * 1024, (reason) => invalidBody([{ path: '', message: reason }]));
+    const parsed = v.safeParse(AdminKeyRequestSchema, body);
+    if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
+    const input = parsed.output;
+    if (input.limits && !TIERS[input.tier].contract) {
+      throw invalidBody([{ path: 'limits', message: 'limit overrides apply to the contract tier only' }]);
+    }
+    const issued = await issueCustomerKey(
+      ports.accounts,
+      { email: input.email, name: input.name ?? null, tier: input.tier, environment: input.environment, limits: input.limits ?? null },
+      new Date(now),
+    );
+    ports.logger.log({
+      level: 'info',
+      kind: 'admin.key_issued',
+      customer_id: issued.customer.id,
+      key_id: issued.key.id,
+      key_prefix: issued.key.display_prefix,
+      tier: input.tier,
+    });
+    return json(
+      {
+        key: issued.plaintext,
+        id: issued.key.id,
+        display_prefix: issued.key.display_prefix,
         customer_id: issued.customer.id,
-        key_id: issued.key.id,
-        key_prefix: issued.key.display_prefix,
-        tier: input.tier,
-      });
-      return json(
-        {
-          key: issued.plaintext,
-          id: issued.key.id,
-          display_prefix: issued.key.display_prefix,
-          customer_id: issued.customer.id,
-          tier: issued.customer.tier,
-          environment: issued.key.environment,
-        },
-        201,
-        { 'cache-control': 'no-store' },
-      );
-    },
-  });
+        tier: issued.customer.tier,
+        environment: issued.key.environment,
+      },
+      201,
+      { 'cache-control': 'no-store' },
+    );
+  },
+});

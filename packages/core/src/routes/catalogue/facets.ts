@@ -1,3 +1,4 @@
+/** GET {base}/facets: facet value counts over the filtered master set. */
 import * as v from 'valibot';
 import { ApiError } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
@@ -28,28 +29,27 @@ export function parseFacetNames(raw: string): FacetName[] {
   return names;
 }
 
-export const facetsRoute = (base: string) =>
-  route({
-    method: 'GET',
-    path: `${base}/facets`,
-    access: 'key',
-    summary: 'Count facet values over the filtered master set',
-    description:
-      'facets names the facets to count (comma-separated, from the allowlist genre, style, format, country, year_from, year_to, label; year_from and year_to both count years). The filter parameters narrow the set first.',
-    tags: ['search'],
-    query: {
-      facets: { schema: v.optional(textParam(200, 'Comma-separated facet names to count. Default genre,style.'), 'genre,style') },
-      q: { schema: v.optional(textParam(200, 'Free text narrowing the set.')) },
-      limit: { schema: limitParam(20, 'Values per facet, 1 to 100.') },
-      ...filterParams,
-    },
-    responses: { 200: { description: 'Counts per facet value, most frequent first.', schema: FacetsResponseSchema } },
-    errors: ['invalid_query', 'invalid_facet'],
-    async handler({ query, ports, lifetime, url }) {
-      // invalid_facet reports the raw text as sent, so read it before NFKC normalization.
-      const raw = [...url.searchParams].find(([name]) => name.normalize('NFKC') === 'facets')?.[1] ?? query.facets;
-      const facets = parseFacetNames(raw);
-      const result = await ports.catalogue.facets({ q: query.q ?? null, facets, filters: filtersOf(query), limit: query.limit }, lifetime);
-      return json({ total: result.total, facets: result.facets });
-    },
-  });
+export const facetsRoute = route({
+  method: 'GET',
+  path: '/facets',
+  access: 'key',
+  summary: 'Count facet values over the filtered master set',
+  description:
+    'facets names the facets to count (comma-separated, from the allowlist genre, style, format, country, year_from, year_to, label; year_from and year_to both count years). The filter parameters narrow the set first.',
+  tags: ['search'],
+  query: {
+    facets: { schema: v.optional(textParam(200, 'Comma-separated facet names to count. Default genre,style.'), 'genre,style') },
+    q: { schema: v.optional(textParam(200, 'Free text narrowing the set.')) },
+    limit: { schema: limitParam(20, 'Values per facet, 1 to 100.') },
+    ...filterParams,
+  },
+  responses: { 200: { description: 'Counts per facet value, most frequent first.', schema: FacetsResponseSchema } },
+  errors: ['invalid_query', 'invalid_facet'],
+  async handler({ query, ports, lifetime, url }) {
+    // invalid_facet reports the raw text as sent, so read it before NFKC normalization.
+    const raw = [...url.searchParams].find(([name]) => name.normalize('NFKC') === 'facets')?.[1] ?? query.facets;
+    const facets = parseFacetNames(raw);
+    const result = await ports.catalogue.facets({ q: query.q ?? null, facets, filters: filtersOf(query), limit: query.limit }, lifetime);
+    return json({ total: result.total, facets: result.facets });
+  },
+});

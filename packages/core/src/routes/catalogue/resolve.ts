@@ -1,3 +1,4 @@
+/** GET {base}/resolve: a name, link or external id → its cluster. */
 import * as v from 'valibot';
 import { MASTER_ID_RANGE, SOURCE_ID_RANGE } from '../../catalogue/id-ranges.js';
 import { invalidQuery, notFound } from '../../http/api-error.js';
@@ -53,45 +54,43 @@ function discogsInput(value: string): ResolveInput | null {
   return { by: 'discogs', kind: (match[1] as 'artist' | 'label' | 'master' | undefined) ?? 'artist', id: Number(match[2]) };
 }
 
-export const resolveRoute = (base: string) =>
-  route({
-    method: 'GET',
-    path: `${base}/resolve`,
-    access: 'key',
-    summary: 'Resolve a name, link or external id to a cluster',
-    description:
-      'Exactly one of q (best name match), url (Discogs, MusicBrainz, Bandcamp or Spotify link), discogs (123 = artist, label/123, master/123 = the master’s main artist) or mbid.',
-    tags: ['resolve'],
-    query: {
-      q: { schema: v.optional(textParam(200, 'A name.')) },
-      url: { schema: v.optional(textParam(2000, 'A pasted Discogs, MusicBrainz, Bandcamp or Spotify link.')) },
-      discogs: { schema: v.optional(textParam(40, 'Discogs id: 123 (artist), label/123 or master/123.')) },
-      mbid: { schema: v.optional(textParam(36, 'MusicBrainz artist id (UUID).')) },
-    },
-    responses: { 200: { description: 'The cluster.', schema: ClusterSchema } },
-    errors: ['invalid_query', 'not_found'],
-    async handler({ query, ports, lifetime, config, base }) {
-      const given = (['q', 'url', 'discogs', 'mbid'] as const).filter((k) => query[k] !== undefined);
-      if (given.length !== 1) {
-        throw invalidQuery([{ path: given[1] ?? 'q', message: 'give exactly one of q, url, discogs, mbid' }]);
-      }
-      let input: ResolveInput | null;
-      if (query.q !== undefined) input = { by: 'q', q: query.q };
-      else if (query.url !== undefined) {
-        input = locatorOfUrl(query.url);
-        if (!input)
-          throw invalidQuery([{ path: 'url', message: 'must be a Discogs artist/label/master, MusicBrainz artist, Bandcamp or Spotify artist link' }]);
-      } else if (query.discogs !== undefined) {
-        input = discogsInput(query.discogs);
-        if (!input) throw invalidQuery([{ path: 'discogs', message: 'must be 123, artist/123, label/123 or master/123' }]);
-      } else {
-        const mbid = (query.mbid as string).toLowerCase();
-        if (!isMbid(mbid)) throw invalidQuery([{ path: 'mbid', message: 'must be a UUID' }]);
-        input = { by: 'mbid', mbid };
-      }
-      if (input.by === 'discogs') idWithin(input.id, input.kind === 'master' ? MASTER_ID_RANGE : SOURCE_ID_RANGE, given[0] as string);
-      const cluster = await ports.catalogue.resolve(input, lifetime);
-      if (!cluster) throw notFound('cluster');
-      return json({ ...cluster, _links: agentLinks(config.baseUrl, base, cluster.kind, cluster.cluster_id, cluster.slug) });
-    },
-  });
+export const resolveRoute = route({
+  method: 'GET',
+  path: '/resolve',
+  access: 'key',
+  summary: 'Resolve a name, link or external id to a cluster',
+  description:
+    'Exactly one of q (best name match), url (Discogs, MusicBrainz, Bandcamp or Spotify link), discogs (123 = artist, label/123, master/123 = the master’s main artist) or mbid.',
+  tags: ['resolve'],
+  query: {
+    q: { schema: v.optional(textParam(200, 'A name.')) },
+    url: { schema: v.optional(textParam(2000, 'A pasted Discogs, MusicBrainz, Bandcamp or Spotify link.')) },
+    discogs: { schema: v.optional(textParam(40, 'Discogs id: 123 (artist), label/123 or master/123.')) },
+    mbid: { schema: v.optional(textParam(36, 'MusicBrainz artist id (UUID).')) },
+  },
+  responses: { 200: { description: 'The cluster.', schema: ClusterSchema } },
+  errors: ['invalid_query', 'not_found'],
+  async handler({ query, ports, lifetime, config, base }) {
+    const given = (['q', 'url', 'discogs', 'mbid'] as const).filter((k) => query[k] !== undefined);
+    if (given.length !== 1) {
+      throw invalidQuery([{ path: given[1] ?? 'q', message: 'give exactly one of q, url, discogs, mbid' }]);
+    }
+    let input: ResolveInput | null;
+    if (query.q !== undefined) input = { by: 'q', q: query.q };
+    else if (query.url !== undefined) {
+      input = locatorOfUrl(query.url);
+      if (!input) throw invalidQuery([{ path: 'url', message: 'must be a Discogs artist/label/master, MusicBrainz artist, Bandcamp or Spotify artist link' }]);
+    } else if (query.discogs !== undefined) {
+      input = discogsInput(query.discogs);
+      if (!input) throw invalidQuery([{ path: 'discogs', message: 'must be 123, artist/123, label/123 or master/123' }]);
+    } else {
+      const mbid = (query.mbid as string).toLowerCase();
+      if (!isMbid(mbid)) throw invalidQuery([{ path: 'mbid', message: 'must be a UUID' }]);
+      input = { by: 'mbid', mbid };
+    }
+    if (input.by === 'discogs') idWithin(input.id, input.kind === 'master' ? MASTER_ID_RANGE : SOURCE_ID_RANGE, given[0] as string);
+    const cluster = await ports.catalogue.resolve(input, lifetime);
+    if (!cluster) throw notFound('cluster');
+    return json({ ...cluster, _links: agentLinks(config.baseUrl, base, cluster.kind, cluster.cluster_id, cluster.slug) });
+  },
+});

@@ -1,7 +1,7 @@
+/** GET {base}: the self-describing root index of a version. */
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
-import { type RouteDef, route } from '../../http/route.js';
-import { buildOpenApi } from '../../openapi.js';
+import { route } from '../../http/route.js';
 import { cutoverPhase, MIGRATION_GUIDE_PATH, sunsetInstant } from '../../versioning.js';
 
 export const RootSchema = v.object({
@@ -18,65 +18,35 @@ export const RootSchema = v.object({
   routes: v.array(v.object({ method: v.string(), path: v.string(), auth: v.picklist(['none', 'key', 'beacon_token']), summary: v.string() })),
 });
 
-/** The document itself is checked by an OpenAPI validator; here only its frame is described. */
-export const OpenApiDocumentSchema = v.objectWithRest(
-  {
-    openapi: v.literal('3.1.0'),
-    info: v.objectWithRest({ title: v.string(), version: v.string() }, v.unknown()),
-    paths: v.record(v.string(), v.record(v.string(), v.unknown())),
+export const rootRoute = route({
+  method: 'GET',
+  path: '',
+  access: 'public',
+  summary: 'Self-describing root index',
+  tags: ['meta'],
+  responses: { 200: { description: 'Links to the documentation and every route of this version.', schema: RootSchema } },
+  handler({ config, now, base, routes }) {
+    const list = routes.filter((r) => (r.path === base || r.path.startsWith(`${base}/`)) && r.access !== 'admin');
+    const sunset = sunsetInstant(config);
+    // The guide is published 60 days before the sunset (decisions.md §7).
+    const guide = sunset !== null && cutoverPhase(sunset, now) !== 'none';
+    return json({
+      name: 'Music Catalogue Data Service',
+      version: base.slice(5),
+      authentication: 'Send your API key in the X-API-Key header.',
+      ...(guide ? { sunset_at: new Date(sunset).toISOString() } : {}),
+      _links: {
+        self: config.baseUrl + base,
+        openapi: `${config.baseUrl}${base}/openapi.json`,
+        docs: `${config.baseUrl}/docs`,
+        ...(guide ? { migration_guide: config.baseUrl + MIGRATION_GUIDE_PATH } : {}),
+      },
+      routes: list.map((r) => ({
+        method: r.method,
+        path: r.path.replace(/:(\w+)/g, '{$1}'),
+        auth: r.tags.includes('beacons') ? 'beacon_token' : r.access === 'public' || r.access === 'open' ? 'none' : 'key',
+        summary: r.summary,
+      })),
+    });
   },
-  v.unknown(),
-);
-
-export const rootRoute = (base: string, routes: () => readonly RouteDef[]) =>
-  route({
-    method: 'GET',
-    path: base,
-    access: 'public',
-    summary: 'Self-describing root index',
-    tags: ['meta'],
-    responses: { 200: { description: 'Links to the documentation and every route of this version.', schema: RootSchema } },
-    handler({ config, now }) {
-      const list = routes().filter((r) => (r.path === base || r.path.startsWith(`${base}/`)) && r.access !== 'admin');
-      const sunset = sunsetInstant(config);
-      // The guide is published 60 days before the sunset (decisions.md §7).
-      const guide = sunset !== null && cutoverPhase(sunset, now) !== 'none';
-      return json({
-        name: 'Music Catalogue Data Service',
-        version: base.slice(5),
-        authentication: 'Send your API key in the X-API-Key header.',
-        ...(guide ? { sunset_at: new Date(sunset).toISOString() } : {}),
-        _links: {
-          self: config.baseUrl + base,
-          openapi: `${config.baseUrl}${base}/openapi.json`,
-          docs: `${config.baseUrl}/docs`,
-          ...(guide ? { migration_guide: config.baseUrl + MIGRATION_GUIDE_PATH } : {}),
-        },
-        routes: list.map((r) => ({
-          method: r.method,
-          path: r.path.replace(/:(\w+)/g, '{$1}'),
-          auth: r.tags.includes('beacons') ? 'beacon_token' : r.access === 'public' || r.access === 'open' ? 'none' : 'key',
-          summary: r.summary,
-        })),
-      });
-    },
-  });
-
-export const openApiRoute = (base: string, routes: () => readonly RouteDef[]) =>
-  route({
-    method: 'GET',
-    path: `${base}/openapi.json`,
-    access: 'public',
-    summary: 'OpenAPI 3.1 description of this version',
-    tags: ['meta'],
-    responses: { 200: { description: 'The OpenAPI document.', schema: OpenApiDocumentSchema } },
-    handler({ config }) {
-      return json(
-        buildOpenApi(routes(), {
-          version: base.slice(5) as 'v1' | 'v2',
-          baseUrl: config.baseUrl,
-          include: (r) => r.path === base || r.path.startsWith(`${base}/`),
-        }),
-      );
-    },
-  });
+});

@@ -1,3 +1,4 @@
+/** GET {base}/search: full-text search with facet filters and keyset paging; answers carry a beacon token. */
 import { ulid } from 'ulidx';
 import * as v from 'valibot';
 import { beaconSignerFor } from '../../gate/beacon-token.js';
@@ -22,57 +23,56 @@ export const SearchResponseSchema = v.object({
   ),
 });
 
-export const searchRoute = (base: string) =>
-  route({
-    method: 'GET',
-    path: `${base}/search`,
-    access: 'key',
-    summary: 'Search masters, artists, labels and festivals',
-    description:
-      'Full-text search with facet filters. Facet filters narrow master hits, so with any filter the type is master (or all, meaning master). Hits are ordered by score, then type, then id; page with next_cursor.',
-    tags: ['search'],
-    query: {
-      q: { schema: v.optional(textParam(200, 'Free text.')) },
-      type: {
-        schema: v.optional(
-          v.pipe(
-            v.picklist(['all', 'master', 'artist', 'label', 'festival'], 'must be one of all, master, artist, label, festival'),
-            v.description('Kind of hit. Default all.'),
-          ),
-          'all',
+export const searchRoute = route({
+  method: 'GET',
+  path: '/search',
+  access: 'key',
+  summary: 'Search masters, artists, labels and festivals',
+  description:
+    'Full-text search with facet filters. Facet filters narrow master hits, so with any filter the type is master (or all, meaning master). Hits are ordered by score, then type, then id; page with next_cursor.',
+  tags: ['search'],
+  query: {
+    q: { schema: v.optional(textParam(200, 'Free text.')) },
+    type: {
+      schema: v.optional(
+        v.pipe(
+          v.picklist(['all', 'master', 'artist', 'label', 'festival'], 'must be one of all, master, artist, label, festival'),
+          v.description('Kind of hit. Default all.'),
         ),
-      },
-      limit: { schema: limitParam(20) },
-      cursor: { schema: v.optional(cursorParam) },
-      ...filterParams,
+        'all',
+      ),
     },
-    responses: { 200: { description: 'A page of hits.', schema: SearchResponseSchema, headers: ['X-Search-Latency-Ms'] } },
-    errors: ['invalid_query'],
-    async handler({ query, ports, lifetime, config, base, now, principal }) {
-      const started = performance.now();
-      const filters = filtersOf(query);
-      if (hasFilters(filters) && query.type !== 'all' && query.type !== 'master') {
-        throw invalidQuery([{ path: 'type', message: 'facet filters apply to masters: use type=master or type=all' }]);
-      }
-      const type = hasFilters(filters) ? 'master' : query.type;
-      const limit = query.limit;
-      const hits = await ports.catalogue.search(
-        { q: query.q ?? null, type, filters, limit: limit + 1, after: query.cursor ? decodeCursor(query.cursor) : null },
-        lifetime,
-      );
-      const page = hits.slice(0, limit);
-      const last = page[page.length - 1];
-      const searchId = `srch_${ulid(now)}`;
-      const signer = beaconSignerFor(config.secretKey);
-      const body = {
-        hits: page.map((hit) => ({
-          ...hit,
-          _links: hit.type === 'master' ? masterLinks(config.baseUrl, base, hit.id) : agentLinks(config.baseUrl, base, hit.type, hit.id, hit.slug),
-        })),
-        next_cursor: hits.length > limit && last ? encodeCursor({ score: last.score, type: last.type, id: last.id }) : null,
-        search_id: searchId,
-        beacon_token: signer && principal ? signer.issue(searchId, principal.key.id, now) : null,
-      };
-      return json(body, 200, { 'x-search-latency-ms': (performance.now() - started).toFixed(1) });
-    },
-  });
+    limit: { schema: limitParam(20) },
+    cursor: { schema: v.optional(cursorParam) },
+    ...filterParams,
+  },
+  responses: { 200: { description: 'A page of hits.', schema: SearchResponseSchema, headers: ['X-Search-Latency-Ms'] } },
+  errors: ['invalid_query'],
+  async handler({ query, ports, lifetime, config, base, now, principal }) {
+    const started = performance.now();
+    const filters = filtersOf(query);
+    if (hasFilters(filters) && query.type !== 'all' && query.type !== 'master') {
+      throw invalidQuery([{ path: 'type', message: 'facet filters apply to masters: use type=master or type=all' }]);
+    }
+    const type = hasFilters(filters) ? 'master' : query.type;
+    const limit = query.limit;
+    const hits = await ports.catalogue.search(
+      { q: query.q ?? null, type, filters, limit: limit + 1, after: query.cursor ? decodeCursor(query.cursor) : null },
+      lifetime,
+    );
+    const page = hits.slice(0, limit);
+    const last = page[page.length - 1];
+    const searchId = `srch_${ulid(now)}`;
+    const signer = beaconSignerFor(config.secretKey);
+    const body = {
+      hits: page.map((hit) => ({
+        ...hit,
+        _links: hit.type === 'master' ? masterLinks(config.baseUrl, base, hit.id) : agentLinks(config.baseUrl, base, hit.type, hit.id, hit.slug),
+      })),
+      next_cursor: hits.length > limit && last ? encodeCursor({ score: last.score, type: last.type, id: last.id }) : null,
+      search_id: searchId,
+      beacon_token: signer && principal ? signer.issue(searchId, principal.key.id, now) : null,
+    };
+    return json(body, 200, { 'x-search-latency-ms': (performance.now() - started).toFixed(1) });
+  },
+});

@@ -5,7 +5,7 @@
 import type { ResolvedConfig } from '../../config.js';
 import { html } from '../../http/json.js';
 import { type RouteDef, route } from '../../http/route.js';
-import { DEMOTED, httpDate, isV1Path, routeKind, sunsetInstant, v2PathOf } from '../../versioning.js';
+import { httpDate, isV1Path, routeKind, sunsetInstant, v2PathOf } from '../../versioning.js';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const shown = (path: string) => path.replace(/:(\w+)/g, '{$1}');
@@ -26,7 +26,7 @@ export function migrationGuideHtml(routes: readonly RouteDef[], config: Resolved
     .filter((r) => isV1Path(r.path) && r.access !== 'admin')
     .map((r) => {
       const kind = routeKind(r, routes);
-      const to = kind === 'keeper' ? `${r.method} ${shown(v2PathOf(r.path))}` : kind === 'demoted' ? (DEMOTED[r.path]?.where ?? '') : 'stays on /api/v1';
+      const to = kind === 'keeper' ? `${r.method} ${shown(v2PathOf(r.path))}` : kind === 'demoted' ? (r.deprecation?.where ?? '') : 'stays on /api/v1';
       return `<tr><td><code>${escapeHtml(`${r.method} ${shown(r.path)}`)}</code></td><td>${kind}</td><td>${escapeHtml(to)}</td></tr>`;
     })
     .join('\n');
@@ -51,15 +51,14 @@ ${rows}
 </body></html>`;
 }
 
-export const migrationGuideRoute = (routes: () => readonly RouteDef[]) =>
-  route({
-    method: 'GET',
-    path: '/docs/migration',
-    access: 'public',
-    summary: 'Migration guide from /api/v1 to /api/v2 (HTML)',
-    tags: ['meta'],
-    responses: { 200: { description: 'The guide.' } },
-    handler({ config }) {
-      return html(migrationGuideHtml(routes(), config));
-    },
-  });
+export const migrationGuideRoute = route({
+  method: 'GET',
+  path: '/docs/migration',
+  access: 'public',
+  summary: 'Migration guide from /api/v1 to /api/v2 (HTML)',
+  tags: ['meta'],
+  responses: { 200: { description: 'The guide.' } },
+  handler({ config, routes }) {
+    return html(migrationGuideHtml(routes, config));
+  },
+});

@@ -38,35 +38,34 @@ async function discographyWithDetail(catalogue: Catalogue, discography: NonNulla
   return { counts: discography.counts, masters };
 }
 
-export const artistV2Route = () =>
-  route({
-    method: 'GET',
-    path: '/api/v2/artist/:key',
-    access: 'key',
-    summary: 'Artist dossier, cluster-first, optionally trimmed to some facets',
-    description:
-      'key is a cluster_id (from GET /api/v2/resolve), a slug, or a typed locator (discogs:123, mbid:<uuid>). fields names the facets to keep (identity, behavior, discography, bandcamp); default all. The discography facet carries each master’s full record and its releases.',
-    tags: ['dossiers'],
-    query: {
-      fields: { schema: v.optional(textParam(100, 'Comma-separated facets to keep: identity, behavior, discography, bandcamp. Default all.')) },
-    },
-    responses: { 200: { description: 'The artist dossier (the requested facets).', schema: V2ArtistDossierSchema } },
-    errors: ['invalid_query', 'not_found'],
-    async handler({ params, query, ports, lifetime, config, base }) {
-      const fields = parseArtistFields(query.fields);
-      const agent = await ports.catalogue.findAgent(parseAgentKey(params.key ?? null), 'artist', lifetime);
-      if (!agent) throw notFound('artist');
-      const dossier = await ports.catalogue.artistDossier(agent.cluster_id, lifetime);
-      if (!dossier) throw notFound('artist');
-      const body: Record<string, unknown> = { cluster_id: dossier.cluster_id, kind: dossier.kind, slug: dossier.slug, name: dossier.name };
-      if (fields.includes('identity') && dossier.identity) body.identity = dossier.identity;
-      if (fields.includes('behavior') && dossier.behavior) body.behavior = dossier.behavior;
-      if (fields.includes('discography') && dossier.discography) {
-        const artistLink = link(config.baseUrl, `${base}/artist/${agent.cluster_id}?fields=discography`);
-        body.discography = await discographyWithDetail(ports.catalogue, dossier.discography, artistLink, lifetime);
-      }
-      if (fields.includes('bandcamp') && dossier.bandcamp !== undefined) body.bandcamp = dossier.bandcamp;
-      body._links = agentLinks(config.baseUrl, base, 'artist', agent.cluster_id, agent.slug);
-      return json(body);
-    },
-  });
+export const artistV2Route = route({
+  method: 'GET',
+  path: '/api/v2/artist/:key',
+  access: 'key',
+  summary: 'Artist dossier, cluster-first, optionally trimmed to some facets',
+  description:
+    'key is a cluster_id (from GET /api/v2/resolve), a slug, or a typed locator (discogs:123, mbid:<uuid>). fields names the facets to keep (identity, behavior, discography, bandcamp); default all. The discography facet carries each master’s full record and its releases.',
+  tags: ['dossiers'],
+  query: {
+    fields: { schema: v.optional(textParam(100, 'Comma-separated facets to keep: identity, behavior, discography, bandcamp. Default all.')) },
+  },
+  responses: { 200: { description: 'The artist dossier (the requested facets).', schema: V2ArtistDossierSchema } },
+  errors: ['invalid_query', 'not_found'],
+  async handler({ params, query, ports, lifetime, config, base }) {
+    const fields = parseArtistFields(query.fields);
+    const agent = await ports.catalogue.findAgent(parseAgentKey(params.key ?? null), 'artist', lifetime);
+    if (!agent) throw notFound('artist');
+    const dossier = await ports.catalogue.artistDossier(agent.cluster_id, lifetime);
+    if (!dossier) throw notFound('artist');
+    const body: Record<string, unknown> = { cluster_id: dossier.cluster_id, kind: dossier.kind, slug: dossier.slug, name: dossier.name };
+    if (fields.includes('identity') && dossier.identity) body.identity = dossier.identity;
+    if (fields.includes('behavior') && dossier.behavior) body.behavior = dossier.behavior;
+    if (fields.includes('discography') && dossier.discography) {
+      const artistLink = link(config.baseUrl, `${base}/artist/${agent.cluster_id}?fields=discography`);
+      body.discography = await discographyWithDetail(ports.catalogue, dossier.discography, artistLink, lifetime);
+    }
+    if (fields.includes('bandcamp') && dossier.bandcamp !== undefined) body.bandcamp = dossier.bandcamp;
+    body._links = agentLinks(config.baseUrl, base, 'artist', agent.cluster_id, agent.slug);
+    return json(body);
+  },
+});

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import { ManifestSchema, manifestFor } from '../v1-only/manifest.js';
+import { ManifestSchema, manifestFor } from '../shared/dossier-fields.js';
 
 const field = (type: string, description: string) => ({ type, description });
 
@@ -60,20 +60,19 @@ export function v2Manifest() {
   };
 }
 
-export const manifestV2Route = () =>
-  route({
-    method: 'GET',
-    path: '/api/v2/dossier/manifest',
-    access: 'key',
-    summary: 'Field map of the dossiers, and where master, release and Bandcamp detail sit',
-    tags: ['dossiers'],
-    responses: {
-      200: {
-        description: 'Every facet and field with type and description, and the location of the detail v1 served from its demoted routes.',
-        schema: V2ManifestSchema,
-      },
+export const manifestV2Route = route({
+  method: 'GET',
+  path: '/api/v2/dossier/manifest',
+  access: 'key',
+  summary: 'Field map of the dossiers, and where master, release and Bandcamp detail sit',
+  tags: ['dossiers'],
+  responses: {
+    200: {
+      description: 'Every facet and field with type and description, and the location of the detail v1 served from its demoted routes.',
+      schema: V2ManifestSchema,
     },
-    handler() {
-      return json(v2Manifest());
-    },
-  });
+  },
+  handler() {
+    return json(v2Manifest());
+  },
+});

@@ -1,5 +1,5 @@
 /**
- * Search-event beacons: `POST {base}/search-events/observed` and `…/refined`, authenticated by
+ * What the two search-event beacons share: `POST {base}/search-events/observed` and `…/refined`, authenticated by
  * the per-search bearer token of the search answer instead of an API key. They never pass the
  * key gate, so they count toward no quota. The token is read from the header and compared, and
  * is never put into an error body or a log record.
@@ -77,32 +77,31 @@ const KINDS = {
   },
 } as const;
 
-export const searchEventRoutes = (base: string) =>
-  (Object.keys(KINDS) as Array<keyof typeof KINDS>).map((kind) =>
-    route({
-      method: 'POST',
-      path: `${base}/search-events/${kind}`,
-      access: 'open',
-      summary: KINDS[kind].summary,
-      description:
-        'Authorization: Bearer <beacon_token> of the search answer (valid 30 minutes, bound to its search_id and key, refused once that key is rotated, revoked or suspended). Does not count toward quota; at most 20 events per token and BEACON_RATE_LIMIT_PER_MINUTE per client IP a minute.',
-      tags: ['beacons'],
-      body: { schema: KINDS[kind].schema, description: 'The event.', maxBytes: BEACON_MAX_BYTES },
-      responses: { 202: { description: 'Event stored.', schema: AcceptedSchema } },
-      errors: ['invalid_beacon_token', 'invalid_body', 'payload_too_large', 'rate_limited'],
-      async handler(ctx) {
-        const claims = await admitBeacon(ctx);
-        const body = (await bodyOf(ctx.request, KINDS[kind].schema as v.GenericSchema)) as { search_id: string };
-        if (body.search_id !== claims.searchId) throw invalidBeaconToken('the beacon token belongs to another search');
-        const event = {
-          kind,
-          search_id: claims.searchId,
-          key_id: claims.keyId,
-          received_at: new Date(ctx.now),
-          ...KINDS[kind].event(body as never),
-        } as SearchEvent;
-        await ctx.ports.accounts.recordSearchEvent(event);
-        return accepted(claims.searchId);
-      },
-    }),
-  );
+/** The beacon route of one event kind; paths are relative to the version base. */
+export const beaconRoute = (kind: keyof typeof KINDS) =>
+  route({
+    method: 'POST',
+    path: `/search-events/${kind}`,
+    access: 'open',
+    summary: KINDS[kind].summary,
+    description:
+      'Authorization: Bearer <beacon_token> of the search answer (valid 30 minutes, bound to its search_id and key, refused once that key is rotated, revoked or suspended). Does not count toward quota; at most 20 events per token and BEACON_RATE_LIMIT_PER_MINUTE per client IP a minute.',
+    tags: ['beacons'],
+    body: { schema: KINDS[kind].schema, description: 'The event.', maxBytes: BEACON_MAX_BYTES },
+    responses: { 202: { description: 'Event stored.', schema: AcceptedSchema } },
+    errors: ['invalid_beacon_token', 'invalid_body', 'payload_too_large', 'rate_limited'],
+    async handler(ctx) {
+      const claims = await admitBeacon(ctx);
+      const body = (await bodyOf(ctx.request, KINDS[kind].schema as v.GenericSchema)) as { search_id: string };
+      if (body.search_id !== claims.searchId) throw invalidBeaconToken('the beacon token belongs to another search');
+      const event = {
+        kind,
+        search_id: claims.searchId,
+        key_id: claims.keyId,
+        received_at: new Date(ctx.now),
+        ...KINDS[kind].event(body as never),
+      } as SearchEvent;
+      await ctx.ports.accounts.recordSearchEvent(event);
+      return accepted(claims.searchId);
+    },
+  });

@@ -1,0 +1,20 @@
+/** POST /api/dashboard/logout: ends the session (same-origin only). */
+import { clearedSessionCookie, requireSameOrigin, sessionTokenOf } from '../../billing/dashboard-session.js';
+import { tokenHash } from '../../billing/tokens.js';
+import { route } from '../../http/route.js';
+
+export const dashboardLogoutRoute = route({
+  method: 'POST',
+  path: '/api/dashboard/logout',
+  access: 'open',
+  summary: 'Sign out of the dashboard',
+  tags: ['dashboard'],
+  responses: { 204: { description: 'Signed out.' } },
+  errors: ['unauthorized'],
+  async handler({ request, ports, config }) {
+    requireSameOrigin(request, config);
+    const token = sessionTokenOf(request);
+    if (token) await ports.accounts.deleteSession(tokenHash(token));
+    return new Response(null, { status: 204, headers: { 'set-cookie': clearedSessionCookie(config), 'cache-control': 'no-store' } });
+  },
+});

@@ -1,0 +1,88 @@
+/** POST /api/v1/masters/batch: several masters in one call (one rate-limit unit). Demoted like the master route. */
+import * as v from 'valibot';
+import { ApiError } from '../../http/api-error.js';
+import { readJsonCapped } from '../../http/body.js';
+import { jsonText, type Reply } from '../../http/json.js';
+import { route } from '../../http/route.js';
+import type { MasterJson } from '../../ports/index.js';
+import { MasterSchema } from '../../schemas/records.js';
+import { masterIdProblem } from '../shared/keys.js';
+import { masterLinks } from '../shared/links.js';
+import { MANIFEST_SUCCESSOR, MASTER_WHERE } from './deprecations.js';
+
+export const BATCH_MAX_BYTES = 32 * 1024;
+
+export const BatchRequestSchema = v.object({
+  ids: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))), v.minLength(1), v.maxLength(500)),
+});
+
+export const BatchResponseSchema = v.object({
+  masters: v.array(MasterSchema),
+  missing: v.array(v.number()),
+});
+
+function batchError(message: string, extra: Record<string, unknown> = {}): ApiError {
+  return new ApiError(400, 'invalid_batch_size', { details: [{ path: 'ids', message }], ...extra });
+}
+
+export const mastersBatchRoute = route({
+  method: 'POST',
+  path: '/api/v1/masters/batch',
+  access: 'key',
+  summary: 'Several masters in one call (one rate-limit unit)',
+  description:
+    'Body {"ids": [...]}: 1 to 100 ids (500 on the contract tier), body at most 32 KB. Answers the masters in request order, each once, and the ids not found.',
+  tags: ['masters'],
+  body: { schema: BatchRequestSchema, description: 'The master ids.', maxBytes: BATCH_MAX_BYTES },
+  responses: { 200: { description: 'Masters in request order; ids not found under missing.', schema: BatchResponseSchema } },
+  errors: ['invalid_batch_size', 'invalid_master_id', 'payload_too_large'],
+  deprecation: { successor: () => MANIFEST_SUCCESSOR, where: MASTER_WHERE },
+  async handler({ request, principal, ports, lifetime, config, base }) {
+    const body = await readJsonCapped(request, BATCH_MAX_BYTES, (reason) => batchError(reason));
+    if (typeof body !== 'object' || body === null || Array.isArray(body) || !('ids' in body)) {
+      throw batchError('body must be a JSON object {"ids": [...]}');
+    }
+    const extra = Object.keys(body).filter((k) => k !== 'ids');
+    if (extra.length > 0) throw new ApiError(400, 'invalid_body', { details: extra.map((k) => ({ path: k, message: 'unknown field' })) });
+    const ids = (body as { ids: unknown }).ids;
+    const max = principal?.policy.batchMax ?? 100;
+    if (!Array.isArray(ids)) throw batchError('ids must be an array');
+    if (ids.length === 0) throw batchError('ids must not be empty');
+    if (ids.length > max) throw batchError(`ids holds ${ids.length} entries; this tier allows at most ${max}`, { max_ids: max });
+    const details = ids.flatMap((id, i) => {
+      const problem = masterIdProblem(id);
+      return problem ? [{ path: `ids.${i}`, message: problem }] : [];
+    });
+    if (details.length > 0) throw new ApiError(400, 'invalid_master_id', { details });
+    const unique = [...new Set(ids as number[])];
+    // A catalogue that holds records serialized hands them over as they are; any other's are
+    // serialized here, one record at a time, which is the same work as one JSON.stringify.
+    const found = ports.catalogue.mastersJson
+      ? await ports.catalogue.mastersJson(unique, lifetime)
+      : (await ports.catalogue.masters(unique, lifetime)).map((m) => ({ master_id: m.master_id, json: JSON.stringify(m) }));
+    return batchFromJson(unique, found, config.baseUrl, base);
+  },
+});
+
+/**
+ * The batch answer from serialized records: each record's text gets its `_links` spliced in
+ * before its closing brace, which gives the same bytes as serializing withMasterLinks(record)
+ * (the record's keys, then `_links`) without parsing ~1 MB of JSON only to serialize it again.
+ */
+function batchFromJson(unique: number[], found: MasterJson[], baseUrl: string, base: string): Reply {
+  const byId = new Map(found.map((m) => [m.master_id, m.json]));
+  const masters: string[] = [];
+  const missing: number[] = [];
+  for (const id of unique) {
+    const text = byId.get(id);
+    if (text === undefined) missing.push(id);
+    else masters.push(withLinksSpliced(text, JSON.stringify(masterLinks(baseUrl, base, id))));
+  }
+  return jsonText(`{"masters":[${masters.join(',')}],"missing":${JSON.stringify(missing)}}`);
+}
+
+/** `{…}` + links → `{…,"_links":links}` (no comma after an empty object). */
+function withLinksSpliced(record: string, links: string): string {
+  const body = record.slice(0, record.lastIndexOf('}')).trimEnd();
+  return `${body}${body.endsWith('{') ? '' : ','}"_links":${links}}`;
+}
