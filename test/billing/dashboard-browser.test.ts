@@ -94,6 +94,11 @@ describe('dashboard in a browser', () => {
     const later = await browser.newContext();
     const dash = await later.newPage();
     dash.on('dialog', (dialog) => void dialog.accept());
+    // The page's CSP allows its one embedded script by hash and nothing inline besides.
+    const refused: string[] = [];
+    dash.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
     await dash.goto(`${base}/dashboard`);
     await dash.getByLabel('E-mail address of your subscription').fill(EMAIL);
     await dash.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
@@ -134,6 +139,7 @@ describe('dashboard in a browser', () => {
     await expect.poll(() => dash.locator('#keys-body').textContent()).not.toContain('Revoke');
     await dash.screenshot({ path: join(ARTIFACTS, '4-revoked.png'), fullPage: true });
     expect(await apiStatus(rotated)).toBe(401);
+    expect(refused).toEqual([]);
     await later.close();
 
     await h.settle();

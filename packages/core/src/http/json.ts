@@ -23,10 +23,6 @@ export function jsonText(text: string, status = 200): Reply {
   return new Reply(status, text, { 'content-type': JSON_TYPE });
 }
 
-export function html(body: string, status = 200, headers?: Record<string, string>): Reply {
-  return new Reply(status, body, { 'content-type': 'text/html; charset=utf-8', ...headers });
-}
-
 /**
  * A Reply or a Response with extra headers, as one Response (no body for HEAD). `extra` is the
  * request's own object, so the Reply's headers are copied into it (where it has no value of

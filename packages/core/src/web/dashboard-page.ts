@@ -1,10 +1,10 @@
 /** GET /dashboard: the page shell; the script fills it from the dashboard API. */
-import { html } from '../http/json.js';
+import { html } from '../http/html.js';
 import { route } from '../http/route.js';
-import { DASHBOARD_SCRIPT } from './dashboard-script.js';
-import { PAGE_HEADERS, page } from './page-layout.js';
+import { DASHBOARD_SCRIPT } from './dashboard-script.generated.js';
+import { pageReply } from './page-layout.js';
 
-const BODY = `<h1>Your Music Catalogue API dashboard</h1>
+const BODY = html`<h1>Your Music Catalogue API dashboard</h1>
 <p id="status" role="status" aria-live="polite"></p>
 
 <section id="signin" hidden aria-labelledby="signin-heading">
@@ -68,5 +68,5 @@ export const dashboardPageRoute = route({
   summary: 'The customer dashboard (HTML)',
   tags: ['dashboard'],
   responses: { 200: { description: 'HTML page.' } },
-  handler: () => html(page('Dashboard — Music Catalogue API', BODY, DASHBOARD_SCRIPT), 200, PAGE_HEADERS),
+  handler: () => pageReply('Dashboard — Music Catalogue API', BODY, { script: DASHBOARD_SCRIPT }),
 });

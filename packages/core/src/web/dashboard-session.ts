@@ -6,9 +6,9 @@
 import * as v from 'valibot';
 import { startSession } from '../billing/dashboard-session.js';
 import { tokenHash } from '../billing/tokens.js';
-import { html } from '../http/json.js';
+import { html } from '../http/html.js';
 import { route } from '../http/route.js';
-import { PAGE_HEADERS, page } from './page-layout.js';
+import { pageReply } from './page-layout.js';
 
 export const dashboardSessionRoute = route({
   method: 'GET',
@@ -24,13 +24,10 @@ export const dashboardSessionRoute = route({
   async handler({ query, ports, config, now }) {
     const customerId = query.token ? await ports.accounts.consumeLoginToken(tokenHash(query.token), new Date(now)) : null;
     if (!customerId) {
-      return html(
-        page(
-          'Sign-in link expired',
-          '<h1>This sign-in link does not work any more</h1><p>Links work once and for 15 minutes. <a href="/dashboard">Ask for a new one</a>.</p>',
-        ),
-        400,
-        PAGE_HEADERS,
+      return pageReply(
+        'Sign-in link expired',
+        html`<h1>This sign-in link does not work any more</h1><p>Links work once and for 15 minutes. <a href="/dashboard">Ask for a new one</a>.</p>`,
+        { status: 400 },
       );
     }
     const cookie = await startSession(ports, config, customerId, now);

@@ -9,10 +9,10 @@ import * as v from 'valibot';
 import { revealContext } from '../billing/apply-event.js';
 import { startSession } from '../billing/dashboard-session.js';
 import { unseal } from '../billing/seal.js';
-import { html } from '../http/json.js';
+import { type Html, html } from '../http/html.js';
 import { route } from '../http/route.js';
 import type { Customer, Ports } from '../ports/index.js';
-import { escapeHtml, PAGE_HEADERS, page } from './page-layout.js';
+import { pageReply } from './page-layout.js';
 
 export const WELCOME_WAIT_MS = 10_000;
 const POLL_MS = 200;
@@ -38,8 +38,7 @@ async function waitForCustomer(ports: Ports, sessionId: string, signal: AbortSig
   }
 }
 
-const answer = (title: string, body: string, status = 200, headers: Record<string, string> = {}) =>
-  html(page(title, body), status, { ...PAGE_HEADERS, ...headers });
+const answer = (title: string, body: Html, status = 200, headers: Record<string, string> = {}) => pageReply(title, body, { status, headers });
 
 export const dashboardWelcomeRoute = route({
   method: 'GET',
@@ -55,7 +54,7 @@ export const dashboardWelcomeRoute = route({
     if (!sessionId || !checkout || checkout.status !== 'complete' || !checkout.paid) {
       return answer(
         'Payment not confirmed',
-        '<h1>We could not confirm this payment</h1><p>If you paid, your key is on its way by e-mail. <a href="/api/signup">Back to the plans</a>.</p>',
+        html`<h1>We could not confirm this payment</h1><p>If you paid, your key is on its way by e-mail. <a href="/api/signup">Back to the plans</a>.</p>`,
         400,
       );
     }
@@ -63,7 +62,7 @@ export const dashboardWelcomeRoute = route({
     if (!customer) {
       return answer(
         'Almost there',
-        '<h1>Payment received</h1><p>Your key is being issued and will arrive by e-mail within a minute. <a href="">Reload this page</a> to see it here.</p>',
+        html`<h1>Payment received</h1><p>Your key is being issued and will arrive by e-mail within a minute. <a href="">Reload this page</a> to see it here.</p>`,
         202,
       );
     }
@@ -71,7 +70,7 @@ export const dashboardWelcomeRoute = route({
     if (!reveal || !config.secretKey) {
       return answer(
         'Key already shown',
-        '<h1>This key was already shown</h1><p>It is in the e-mail we sent you. Lost it? <a href="/dashboard">Sign in to the dashboard</a> and rotate it.</p>',
+        html`<h1>This key was already shown</h1><p>It is in the e-mail we sent you. Lost it? <a href="/dashboard">Sign in to the dashboard</a> and rotate it.</p>`,
       );
     }
     const key = await unseal(config.secretKey, reveal.sealed, revealContext(customer.id, reveal.key_id));
@@ -79,12 +78,12 @@ export const dashboardWelcomeRoute = route({
     ports.logger.log({ level: 'info', kind: 'dashboard.key_revealed', customer_id: customer.id, key_id: reveal.key_id });
     return answer(
       'Your API key',
-      `<h1>Welcome! Here is your API key</h1>
+      html`<h1>Welcome! Here is your API key</h1>
 <section class="notice" aria-labelledby="key-label" tabindex="-1" id="reveal">
 <p id="key-label">Shown once. Copy it now and store it in a secret manager:</p>
-<p><code class="key" id="reveal-key">${escapeHtml(key)}</code></p>
+<p><code class="key" id="reveal-key">${key}</code></p>
 </section>
-<p>Send it in the <code>X-API-Key</code> header. We also e-mailed it to ${escapeHtml(customer.email)}.</p>
+<p>Send it in the <code>X-API-Key</code> header. We also e-mailed it to ${customer.email}.</p>
 <p><a href="/dashboard">Go to your dashboard</a></p>`,
       200,
       { 'set-cookie': cookie },

@@ -1,9 +1,18 @@
-/** The shared shell of the few HTML pages the core serves: readable, high contrast, visible focus. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+/**
+ * The shared shell of the web pages (readable, high contrast, visible focus) and the headers
+ * every page answers with.
+ */
+import { type Html, html, htmlReply, trusted } from '../http/html.js';
+import type { Reply } from '../http/json.js';
+
+/** A script compiled into the module graph (scripts/embed-browser-scripts.ts) with its CSP hash. */
+export interface EmbeddedScript {
+  source: string;
+  /** `sha256-<base64>` of `source`: the page's CSP allows exactly this script. */
+  sha256: string;
 }
 
-const STYLE = `
+const STYLE = trusted(`
 :root { color-scheme: light; font-family: system-ui, sans-serif; color: #111; background: #fff; }
 body { max-width: 52rem; margin: 0 auto; padding: 1.5rem; line-height: 1.5; }
 a { color: #0645ad; }
@@ -19,30 +28,40 @@ code.key { display: inline-block; padding: .5rem; background: #f1f1f1; border: 1
 .plans { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
 .plan { border: 2px solid #333; border-radius: 6px; padding: 1rem; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
-`;
+`);
 
-export function page(title: string, body: string, script = ''): string {
-  return `<!doctype html>
+export function page(title: string, body: Html, script?: EmbeddedScript): Html {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
+<title>${title}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main id="main">
 ${body}
 </main>
-${script ? `<script>${script}</script>` : ''}
+${script ? html`<script>${trusted(script.source)}</script>` : ''}
 </body>
 </html>`;
 }
 
-/** HTML answers that may hold a key or a session: never cached, never framed. */
-export const PAGE_HEADERS = {
-  'cache-control': 'no-store',
-  'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'",
-};
+/**
+ * HTML answers may hold a key or a session: never cached, never framed. No inline script runs
+ * but the one the page embeds, allowed by its hash; a page without a script allows none.
+ */
+export function pageHeaders(script?: EmbeddedScript): Record<string, string> {
+  return {
+    'cache-control': 'no-store',
+    'x-frame-options': 'DENY',
+    'content-security-policy': `default-src 'self'; style-src 'unsafe-inline'; script-src ${script ? `'${script.sha256}'` : "'none'"}; frame-ancestors 'none'`,
+  };
+}
+
+/** A page as an answer, with the page headers (plus `headers`, e.g. a session cookie). */
+export function pageReply(title: string, body: Html, options: { status?: number; headers?: Record<string, string>; script?: EmbeddedScript } = {}): Reply {
+  return htmlReply(page(title, body, options.script), options.status ?? 200, { ...pageHeaders(options.script), ...options.headers });
+}

@@ -1,33 +1,31 @@
 /** GET /api/signup: the plan page of the self-serve signup; each plan's form posts to POST /api/signup. */
-import { html } from '../http/json.js';
+import { type Html, html } from '../http/html.js';
 import { route } from '../http/route.js';
 import { TIERS } from '../tiers.js';
-import { escapeHtml, PAGE_HEADERS, page } from './page-layout.js';
+import { pageReply } from './page-layout.js';
 import { SELF_SERVE_TIERS } from './signup.js';
 
 const PRICES: Record<string, number> = { self_serve_49: 49, self_serve_99: 99, self_serve_299: 299 };
 
-function signupPage(): string {
+function signupPage(): Html {
   const plans = SELF_SERVE_TIERS.map((id) => {
     const t = TIERS[id];
-    return `<section class="plan" aria-labelledby="plan-${id}">
+    return html`<section class="plan" aria-labelledby="plan-${id}">
 <h2 id="plan-${id}">$${PRICES[id]} / month</h2>
 <ul><li>${t.quotaPerMonth.toLocaleString('en-US')} calls a month</li><li>${t.burstPerMinute} calls a minute</li><li>${t.concurrency} requests in flight per key</li><li>$${t.overagePerCall} per call past the quota, if you choose to be billed</li></ul>
 <form method="post" action="/api/signup">
-<input type="hidden" name="tier" value="${escapeHtml(id)}">
+<input type="hidden" name="tier" value="${id}">
 <label for="email-${id}">E-mail for your key</label><br>
 <input id="email-${id}" name="email" type="email" autocomplete="email" required><br><br>
 <button type="submit">Subscribe for $${PRICES[id]}</button>
 </form>
-</section>`;
-  }).join('\n');
-  return page(
-    'Plans — Music Catalogue API',
-    `<h1>Music Catalogue API plans</h1>
+</section>
+`;
+  });
+  return html`<h1>Music Catalogue API plans</h1>
 <p>Pick a plan. After payment your key is shown once and e-mailed to you.</p>
 <div class="plans">${plans}</div>
-<p>Already a customer? <a href="/dashboard">Sign in to the dashboard</a>.</p>`,
-  );
+<p>Already a customer? <a href="/dashboard">Sign in to the dashboard</a>.</p>`;
 }
 
 export const signupPageRoute = route({
@@ -37,5 +35,5 @@ export const signupPageRoute = route({
   summary: 'Plan page of the self-serve signup (HTML)',
   tags: ['billing'],
   responses: { 200: { description: 'HTML page with the three self-serve plans.' } },
-  handler: () => html(signupPage(), 200, PAGE_HEADERS),
+  handler: () => pageReply('Plans — Music Catalogue API', signupPage()),
 });

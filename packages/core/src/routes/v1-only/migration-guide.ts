@@ -3,34 +3,33 @@
  * cutover rules so it always names the routes the service really has.
  */
 import type { ResolvedConfig } from '../../config.js';
-import { html } from '../../http/json.js';
+import { type Html, html, htmlReply } from '../../http/html.js';
 import { type RouteDef, route } from '../../http/route.js';
 import { httpDate, isV1Path, routeKind, sunsetInstant, v2PathOf } from '../../versioning.js';
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const shown = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-function timeline(config: ResolvedConfig): string {
+function timeline(config: ResolvedConfig): Html {
   const sunset = sunsetInstant(config);
-  if (sunset === null) return '<p>No sunset date is set yet: /api/v1 serves unchanged. Both versions answer today, so you can move now.</p>';
+  if (sunset === null) return html`<p>No sunset date is set yet: /api/v1 serves unchanged. Both versions answer today, so you can move now.</p>`;
   const day = 86_400_000;
-  return `<ul>
-<li>${escapeHtml(httpDate(sunset - 60 * day))}: this guide is linked from <code>GET /api/v1</code>.</li>
-<li>${escapeHtml(httpDate(sunset - 30 * day))}: every v1 answer of a keeper or demoted route carries <code>Deprecation: true</code>, <code>Sunset: ${escapeHtml(httpDate(sunset))}</code> and <code>Link: &lt;v2 path&gt;; rel="successor-version"</code>.</li>
-<li>${escapeHtml(httpDate(sunset))} (sunset): keeper routes answer <code>308</code> to the v2 path (method and query kept); demoted routes answer <code>410 gone</code> with a successor <code>Link</code> and a body saying where the data went. Operational routes are untouched.</li>
+  return html`<ul>
+<li>${httpDate(sunset - 60 * day)}: this guide is linked from <code>GET /api/v1</code>.</li>
+<li>${httpDate(sunset - 30 * day)}: every v1 answer of a keeper or demoted route carries <code>Deprecation: true</code>, <code>Sunset: ${httpDate(sunset)}</code> and <code>Link: &lt;v2 path&gt;; rel="successor-version"</code>.</li>
+<li>${httpDate(sunset)} (sunset): keeper routes answer <code>308</code> to the v2 path (method and query kept); demoted routes answer <code>410 gone</code> with a successor <code>Link</code> and a body saying where the data went. Operational routes are untouched.</li>
 </ul>`;
 }
 
-export function migrationGuideHtml(routes: readonly RouteDef[], config: ResolvedConfig): string {
+export function migrationGuideHtml(routes: readonly RouteDef[], config: ResolvedConfig): Html {
   const rows = routes
     .filter((r) => isV1Path(r.path) && r.access !== 'admin')
     .map((r) => {
       const kind = routeKind(r, routes);
       const to = kind === 'keeper' ? `${r.method} ${shown(v2PathOf(r.path))}` : kind === 'demoted' ? (r.deprecation?.where ?? '') : 'stays on /api/v1';
-      return `<tr><td><code>${escapeHtml(`${r.method} ${shown(r.path)}`)}</code></td><td>${kind}</td><td>${escapeHtml(to)}</td></tr>`;
-    })
-    .join('\n');
-  return `<!doctype html>
+      return html`<tr><td><code>${r.method} ${shown(r.path)}</code></td><td>${kind}</td><td>${to}</td></tr>
+`;
+    });
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Migrating from /api/v1 to /api/v2</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}code{font-size:.9em}</style>
@@ -59,6 +58,6 @@ export const migrationGuideRoute = route({
   tags: ['meta'],
   responses: { 200: { description: 'The guide.' } },
   handler({ config, routes }) {
-    return html(migrationGuideHtml(routes, config));
+    return htmlReply(migrationGuideHtml(routes, config));
   },
 });
