@@ -3,18 +3,16 @@
  * adapters that store the rows elsewhere (PostgreSQL) and must assemble the same records.
  */
 
-export { releaseUrlKey } from '../memory/catalogue-index.js';
-// Search scoring lives beside the memory index; adapters build their documents with it.
-export { type MasterFacetValues, masterSearchEntry, round6, type SearchEntry, searchEntry, TYPE_ORDER } from '../memory/search-index.js';
 export { addDays, dateOfReleased, daysBetween, pickDate } from './dates.js';
 export { type ArtistDossierInput, artistDossierOf } from './dossiers/artist-dossier.js';
 export { compareText } from './dossiers/counting.js';
 export { festivalDossierOf } from './dossiers/festival-dossier.js';
 export { type LabelDossierInput, labelDossierOf } from './dossiers/label-dossier.js';
 export { type MasterDossierInput, masterDossierOf } from './dossiers/master-dossier.js';
-export { bandcampHostOf, type LocatorSource, locatorsOf } from './locators.js';
+export { bandcampHostOf, type LocatorSource, locatorsOf, releaseUrlKey } from './locators.js';
 export { type AgentLookup, mapLookup, refOf } from './lookup.js';
 export { formatNamesOf, labelRefsOf, masterRecordOf, releaseRecordOf } from './master-record.js';
+export { type MasterFacetValues, masterSearchEntry, round6, type SearchEntry, searchEntry, TYPE_ORDER } from './search.js';
 export { bandcampSignalsOf, tagCountsOf } from './signals/bandcamp-signals.js';
 export { breakoutsQuery, computeSignals, onesToWatchQuery, type SignalInputs, type Signals, tastemakersQuery, WINDOW_DAYS } from './signals/engine.js';
 export { mainGenreOf } from './signals/main-genre.js';

@@ -71,3 +71,12 @@ export function bandcampHostOf(url: string): string | null {
   const host = hostOf(url);
   return host !== null && isBandcampHost(host) ? host : null;
 }
+
+/** Release urls are matched without a trailing slash and with a lowercase host. */
+export function releaseUrlKey(url: string): string {
+  const trimmed = url
+    .trim()
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '');
+  return trimmed.replace(/^(https?:\/\/[^/]+)/i, (origin) => origin.toLowerCase()).replace(/^http:/, 'https:');
+}

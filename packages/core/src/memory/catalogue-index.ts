@@ -1,7 +1,8 @@
 /** Everything the memory catalogue looks up, built once from the rows. */
 
-import { bandcampHostOf } from '../catalogue/locators.js';
+import { bandcampHostOf, releaseUrlKey } from '../catalogue/locators.js';
 import { type AgentLookup, mapLookup } from '../catalogue/lookup.js';
+import { masterSearchEntry, type SearchEntry, searchEntry } from '../catalogue/search.js';
 import { computeSignals, type Signals } from '../catalogue/signals/engine.js';
 import { mainGenreOf } from '../catalogue/signals/main-genre.js';
 import { sortedObservations } from '../catalogue/signals/metric.js';
@@ -19,7 +20,6 @@ import {
   type ReleaseRow,
 } from '../dataset.js';
 import type { AgentKind } from '../schemas/records.js';
-import { masterSearchEntry, type SearchEntry, searchEntry } from './search-index.js';
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -52,15 +52,6 @@ export interface CatalogueIndex {
   signalArtists: Map<number, SignalArtist>;
   signals: Signals;
   entries: SearchEntry[];
-}
-
-/** Release urls are matched without a trailing slash and with a lowercase host. */
-export function releaseUrlKey(url: string): string {
-  const trimmed = url
-    .trim()
-    .replace(/[?#].*$/, '')
-    .replace(/\/+$/, '');
-  return trimmed.replace(/^(https?:\/\/[^/]+)/i, (origin) => origin.toLowerCase()).replace(/^http:/, 'https:');
 }
 
 export function mainReleaseOf(index: CatalogueIndex, master: MasterRow): ReleaseRow | null {

@@ -9,8 +9,18 @@ import { compareText } from '../catalogue/dossiers/counting.js';
 import { festivalDossierOf } from '../catalogue/dossiers/festival-dossier.js';
 import { labelDossierOf } from '../catalogue/dossiers/label-dossier.js';
 import { masterDossierOf } from '../catalogue/dossiers/master-dossier.js';
-import { locatorsOf } from '../catalogue/locators.js';
+import { locatorsOf, releaseUrlKey } from '../catalogue/locators.js';
 import { masterRecordOf } from '../catalogue/master-record.js';
+import {
+  comparePositions,
+  facetValuesOf,
+  hasAnyFilter,
+  type MasterFacetValues,
+  matchesFilters,
+  type SearchEntry,
+  scoreOf,
+  TYPE_ORDER,
+} from '../catalogue/search.js';
 import { bandcampSignalsOf } from '../catalogue/signals/bandcamp-signals.js';
 import { breakoutsQuery, onesToWatchQuery, tastemakersQuery } from '../catalogue/signals/engine.js';
 import { nameKey, tokensOf } from '../catalogue/text.js';
@@ -27,17 +37,7 @@ import type {
   SearchQuery,
 } from '../ports/index.js';
 import type { AgentKind, ClusterData, FacetValue, MasterData, SearchHitData } from '../schemas/records.js';
-import { buildCatalogueIndex, type CatalogueIndex, mainReleaseOf, releaseUrlKey } from './catalogue-index.js';
-import {
-  comparePositions,
-  facetValuesOf,
-  hasAnyFilter,
-  type MasterFacetValues,
-  matchesFilters,
-  type SearchEntry,
-  scoreOf,
-  TYPE_ORDER,
-} from './search-index.js';
+import { buildCatalogueIndex, type CatalogueIndex, mainReleaseOf } from './catalogue-index.js';
 
 const AGENT_KINDS: AgentKind[] = ['artist', 'label', 'festival'];
 

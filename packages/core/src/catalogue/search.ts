@@ -1,13 +1,15 @@
 /**
- * The in-memory search index: one entry per master and agent with its folded tokens, its
- * popularity and, for masters, the facet values filters and counts read.
+ * Search scoring, the same for every store: one entry per master and agent with its folded
+ * tokens, its popularity and, for masters, the facet values filters and counts read; the score
+ * of an entry for a query, the hit order and the facet filters. The memory catalogue searches
+ * these entries directly; PostgreSQL stores them as search documents.
  */
 
-import { formatNamesOf } from '../catalogue/master-record.js';
-import { nameKey, tokensOf } from '../catalogue/text.js';
 import type { MasterRow, ReleaseRow } from '../dataset.js';
 import type { FacetFilters, FacetName, SearchPosition } from '../ports/index.js';
 import type { SearchHitData } from '../schemas/records.js';
+import { formatNamesOf } from './master-record.js';
+import { nameKey, tokensOf } from './text.js';
 
 export type HitType = SearchHitData['type'];
 export const TYPE_ORDER: Record<HitType, number> = { master: 0, artist: 1, label: 2, festival: 3 };
