@@ -5,13 +5,10 @@
  * leaves nothing half-applied.
  */
 import type { Sql } from 'postgres';
+import type { Migration } from './migration.js';
 import { MIGRATIONS } from './migrations.generated.js';
 
-export interface Migration {
-  /** File name without `.sql`, e.g. `0002_catalogue`; applied in id order. */
-  id: string;
-  sql: string;
-}
+export type { Migration } from './migration.js';
 
 /** Arbitrary but fixed: every instance of this service must use the same key. */
 export const MIGRATION_LOCK_KEY = 7_210_432_001;

@@ -18,40 +18,25 @@
  *   the surge (a miss).
  */
 
-import type { LineupBilling } from '@catalogue/core';
 import { dayOfYearStart, yearOf } from './dates.js';
 import { editionsOf, festivalTraits } from './festival-traits.js';
 import { rngFor } from './prng.js';
 import type { Surge } from './series.js';
-import { isCovered, isSpecial, isTastemakerLabel, popularArtist, popularLabel, tastemakerFestival, tastemakerLabel, type World } from './world.js';
-
-export type SignalPhase = 'past' | 'fresh' | 'rising' | 'watch';
-
-export interface ArtistPlan {
-  phase: SignalPhase;
-  surge: Surge | null;
-  careerStart: number;
-  baseMetric: number;
-}
-
-export interface Plant {
-  artistId: number;
-  labelId: number;
-  day: number;
-}
-
-export interface Booking {
-  artistId: number;
-  billing: LineupBilling;
-}
-
-export interface SignalPlan {
-  artists: Map<number, ArtistPlan>;
-  /** Masters planted on labels: written first in the masters stream. */
-  plants: Plant[];
-  /** festival id → edition year → planted lineup entries. */
-  bookings: Map<number, Map<number, Booking[]>>;
-}
+import {
+  type ArtistPlan,
+  type Booking,
+  isCovered,
+  isSpecial,
+  isTastemakerLabel,
+  type Plant,
+  popularArtist,
+  popularLabel,
+  type SignalPhase,
+  type SignalPlan,
+  tastemakerFestival,
+  tastemakerLabel,
+  type World,
+} from './world.js';
 
 /** Surge timing of each phase, relative to as_of. Shared with generateSignalsFor. */
 export function surgeFor(phase: Exclude<SignalPhase, 'watch'>, rng: ReturnType<typeof rngFor>, asOfDay: number): Surge {

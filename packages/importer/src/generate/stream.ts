@@ -10,6 +10,7 @@ import { bandcampAt } from './bandcamp.js';
 import { festivalAt } from './festivals.js';
 import { labelAt } from './labels.js';
 import { type MasterWithReleases, masterAt } from './masters.js';
+import { buildSignalPlan } from './signal-plan.js';
 import { DEFAULT_AS_OF, DEFAULT_SEED, resolveSizes, type Sizes } from './sizes.js';
 import { createWorld, type World } from './world.js';
 
@@ -40,7 +41,9 @@ function* range<T>(from: number, to: number, make: (i: number) => T): Generator<
 
 export function worldFor(options: GenerateOptions = {}): World {
   const seed = (options.seed ?? DEFAULT_SEED) >>> 0;
-  return createWorld(seed, resolveSizes(options.scale), options.asOf ?? DEFAULT_AS_OF);
+  const world = createWorld(seed, resolveSizes(options.scale), options.asOf ?? DEFAULT_AS_OF);
+  world.plan = buildSignalPlan(world);
+  return world;
 }
 
 export function streamCatalogue(options: GenerateOptions = {}): CatalogueStream {

@@ -10,11 +10,12 @@
  *   j < bandcampArtists           Bandcamp-covered artist growing at its genre's normal rate
  *   otherwise                     no Bandcamp series
  */
+import type { LineupBilling } from '@catalogue/core';
 import { dayOf, isoOf } from './dates.js';
 import { BAND_NAMES, disambiguate, LABEL_NAMES, type NameSpace, nameAt, PERSON_NAMES, PROJECT_NAMES } from './names.js';
 import { affinePermutation, type Permutation } from './permutation.js';
 import { rngFor } from './prng.js';
-import { type ArtistPlan, buildSignalPlan, type SignalPlan } from './signal-plan.js';
+import type { Surge } from './series.js';
 import type { Sizes } from './sizes.js';
 import { GENRE_WEIGHTS, GENRES, type GenreProfile, SIGNAL_GENRE_WEIGHTS, SIGNAL_GENRES } from './taxonomy.js';
 
@@ -24,6 +25,35 @@ const ARTIST_ZIPF_OFFSET = 12;
 const LABEL_ZIPF_OFFSET = 6;
 /** Share of names that repeat ("Name (2)"). */
 const NAME_PERIOD_SHARE = 0.95;
+
+/** The planted signal structure the world holds; signal-plan.ts builds it. */
+export type SignalPhase = 'past' | 'fresh' | 'rising' | 'watch';
+
+export interface ArtistPlan {
+  phase: SignalPhase;
+  surge: Surge | null;
+  careerStart: number;
+  baseMetric: number;
+}
+
+export interface Plant {
+  artistId: number;
+  labelId: number;
+  day: number;
+}
+
+export interface Booking {
+  artistId: number;
+  billing: LineupBilling;
+}
+
+export interface SignalPlan {
+  artists: Map<number, ArtistPlan>;
+  /** Masters planted on labels: written first in the masters stream. */
+  plants: Plant[];
+  /** festival id → edition year → planted lineup entries. */
+  bookings: Map<number, Map<number, Booking[]>>;
+}
 
 export type ArtistKind = 'person' | 'band' | 'project';
 export type ArtistRole = 'breakout' | 'watch' | 'covered' | 'none';
@@ -104,10 +134,10 @@ export function createWorld(seed: number, sizes: Sizes, asOf: string): World {
       project: namePlan(PROJECT_NAMES, sizes.artists, 'project'),
       label: namePlan(LABEL_NAMES, sizes.labels, 'label'),
     },
+    // Filled by buildSignalPlan (signal-plan.ts), which reads the world's traits.
     plan: { artists: new Map(), plants: [], bookings: new Map() },
     memo: { names: new Map(), traits: new Map() },
   };
-  world.plan = buildSignalPlan(world);
   return world;
 }
 
