@@ -1,20 +1,22 @@
 /**
- * Path matching on itty-router. Each path is registered once and carries its routes by method,
- * so one match answers both "which handler" and, for 405, "which methods are allowed".
+ * Path matching, our own: every route path is compiled once (compile-path.ts) and the paths
+ * form a tree with one branch per fixed segment and one for a parameter; a request's pathname
+ * is walked segment by segment, a fixed segment tried before a parameter. Each path carries
+ * its routes by method, so one match answers both "which handler" and, for 405, "which
+ * methods are allowed".
+ *
+ * What matches: fixed segments exactly (case-sensitive), a parameter any non-empty segment,
+ * trailing slashes ignored. A fixed segment wins over a parameter at the same place
+ * (`/masters/batch` never reaches `/masters/:id`), whatever the registration order.
  */
-import { IttyRouter } from 'itty-router';
 import { unstorableTextProblem } from '../validation/storable.js';
+import { compilePath, pathnameSegments } from './compile-path.js';
 import type { Method, RouteDef } from './route.js';
 
 export interface PathMatch {
   byMethod: Map<Method, RouteDef>;
   params: Record<string, string | null>;
   /** The `Allow` header value for this path. */
-  allow: string;
-}
-
-interface PathEntry {
-  byMethod: Map<Method, RouteDef>;
   allow: string;
 }
 
@@ -25,6 +27,22 @@ export interface Router {
 
 /** Why a path parameter is null: each route's parser names its own parameter with this. */
 export const UNDECODABLE_PARAM = 'must be percent-encoded UTF-8 text without U+0000';
+
+/** One route path: its routes by method and its parameter names, in path order. */
+interface PathEntry {
+  path: string;
+  byMethod: Map<Method, RouteDef>;
+  allow: string;
+  paramNames: string[];
+}
+
+interface Node {
+  fixed: Map<string, Node> | null;
+  param: Node | null;
+  entry: PathEntry | null;
+}
+
+const node = (): Node => ({ fixed: null, param: null, entry: null });
 
 /**
  * A path parameter, percent-decoded; null when it is not valid UTF-8 or decodes to text no
@@ -41,110 +59,74 @@ function decode(raw: string): string | null {
 }
 
 export function createRouter(routes: readonly RouteDef[]): Router {
+  const root = node();
   const entries = new Map<string, PathEntry>();
   for (const def of routes) {
     let entry = entries.get(def.path);
     if (!entry) {
-      entry = { byMethod: new Map(), allow: '' };
+      entry = insert(root, def.path);
       entries.set(def.path, entry);
     }
     if (entry.byMethod.has(def.method)) throw new Error(`duplicate route ${def.method} ${def.path}`);
     entry.byMethod.set(def.method, def);
   }
-  const itty = IttyRouter();
-  for (const [path, entry] of entries) {
+  for (const entry of entries.values()) {
     const methods = [...entry.byMethod.keys()];
     if (methods.includes('GET')) methods.push('HEAD' as Method);
     entry.allow = methods.sort().join(', ');
-    // The handler only reports which entry matched; dispatch happens in the service.
-    itty.all(path, () => entry);
   }
-  const compiled = (itty.routes as unknown as Array<[string, RegExp, Array<() => PathEntry>]>).map(([, regex, handlers], order) => ({
-    regex,
-    entry: (handlers[0] as () => PathEntry)(),
-    order,
-  }));
-  const buckets = bucketByStaticPrefix([...entries.keys()], compiled);
   return {
     routes,
-    // itty-router compiles each path pattern to a RegExp; matching the already-parsed
-    // pathname against those avoids itty's own second URL parse on every request, and keeps
-    // the match synchronous (itty's fetch is async: a promise and a tick per request).
-    // Only the patterns whose leading static segments equal the pathname's are tried.
     match(url) {
-      const pathname = url.pathname;
-      for (const candidate of buckets.candidates(pathname)) {
-        const found = candidate.regex.exec(pathname);
-        if (!found) continue;
-        const params: Record<string, string | null> = {};
-        const raw = found.groups;
-        if (raw) for (const k in raw) params[k] = decode(raw[k] as string);
-        return { byMethod: candidate.entry.byMethod, params, allow: candidate.entry.allow };
-      }
-      return null;
+      const segments = pathnameSegments(url.pathname);
+      const values: string[] = [];
+      const entry = walk(root, segments, 0, values);
+      if (!entry) return null;
+      const params: Record<string, string | null> = {};
+      for (let i = 0; i < values.length; i++) params[entry.paramNames[i] as string] = decode(values[i] as string);
+      return { byMethod: entry.byMethod, params, allow: entry.allow };
     },
   };
 }
 
-interface Compiled {
-  regex: RegExp;
-  entry: PathEntry;
-  /** Registration order: the first matching pattern wins, as in itty-router. */
-  order: number;
-}
-
-/** At most this many leading static segments key a bucket (e.g. `api/v1/masters`). */
-const KEY_SEGMENTS = 3;
-
-/**
- * Patterns bucketed by their leading static segments (up to KEY_SEGMENTS, stopping at the
- * first parameter). A pathname that matches a pattern starts with that pattern's static
- * segments, so only the buckets keyed by the pathname's own leading segments can hold a
- * match: 2–3 patterns are tried instead of all of them. Each bucket is stored merged with
- * the buckets of its own prefixes, in registration order, so a lookup is one Map hit.
- */
-function bucketByStaticPrefix(paths: string[], compiled: Compiled[]) {
-  const own = new Map<string, Compiled[]>();
-  paths.forEach((path, i) => {
-    if (/[*?]/.test(path)) throw new Error(`route ${path}: wildcards and optional parameters are not supported`);
-    const segments = path.split('/').slice(1);
-    const staticCount = segments.findIndex((segment) => segment.includes(':'));
-    const key = segments.slice(0, Math.min(KEY_SEGMENTS, staticCount === -1 ? segments.length : staticCount)).join('/');
-    own.set(key, [...(own.get(key) ?? []), compiled[i] as Compiled]);
-  });
-  const keyLength = (key: string) => (key === '' ? 0 : key.split('/').length);
-  const merged = new Map<string, Compiled[]>();
-  for (const key of own.keys()) {
-    const parts = key === '' ? [] : key.split('/');
-    const prefixes = parts.map((_, n) => parts.slice(0, n).join('/')).concat(key);
-    const list = prefixes.flatMap((prefix) => own.get(prefix) ?? []);
-    merged.set(
-      key,
-      [...new Set(list)].sort((a, b) => a.order - b.order),
-    );
-  }
-  const lengths = [...new Set([...own.keys()].map(keyLength))].sort((a, b) => b - a);
-  const none: Compiled[] = [];
-  return {
-    candidates(pathname: string): Compiled[] {
-      // Longest key first: its merged list already holds the shorter prefixes' patterns.
-      for (const length of lengths) {
-        const key = leadingSegments(pathname, length);
-        const list = key === null ? undefined : merged.get(key);
-        if (list) return list;
+function insert(root: Node, path: string): PathEntry {
+  let at = root;
+  const paramNames: string[] = [];
+  for (const segment of compilePath(path)) {
+    if (segment.param !== undefined) {
+      paramNames.push(segment.param);
+      at.param ??= node();
+      at = at.param;
+    } else {
+      at.fixed ??= new Map();
+      let next = at.fixed.get(segment.text);
+      if (!next) {
+        next = node();
+        at.fixed.set(segment.text, next);
       }
-      return none;
-    },
-  };
+      at = next;
+    }
+  }
+  // Two paths of the same shape (`/a/:x` and `/a/:y`) would be one path with two spellings.
+  if (at.entry) throw new Error(`routes ${at.entry.path} and ${path} match the same requests; spell them alike`);
+  at.entry = { path, byMethod: new Map(), allow: '', paramNames };
+  return at.entry;
 }
 
-/** The first `count` segments of a pathname without its leading slash, or null if it has fewer. */
-function leadingSegments(pathname: string, count: number): string | null {
-  if (count === 0) return '';
-  let end = 0;
-  for (let i = 0; i < count; i++) {
-    end = pathname.indexOf('/', end + 1);
-    if (end === -1) return i === count - 1 ? pathname.slice(1) : null;
+/** The entry the segments from `i` on lead to, below `at`; `values` collects the parameters on the way. */
+function walk(at: Node, segments: readonly string[], i: number, values: string[]): PathEntry | null {
+  if (i === segments.length) return at.entry;
+  const segment = segments[i] as string;
+  const fixed = at.fixed?.get(segment);
+  if (fixed) {
+    const found = walk(fixed, segments, i + 1, values);
+    if (found) return found;
   }
-  return pathname.slice(1, end);
+  if (at.param && segment !== '') {
+    values.push(segment);
+    const found = walk(at.param, segments, i + 1, values);
+    if (found) return found;
+    values.pop();
+  }
+  return null;
 }
