@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { type ResolvedConfig, resolveConfig } from '../config.js';
+import { emptyCatalogueData } from '../dataset.js';
+import { pureHasher } from '../defaults.js';
+import { createMemoryAccounts } from '../memory/accounts.js';
+import { createMemoryCatalogue } from '../memory/catalogue.js';
+import { createMemoryLimiter } from '../memory/limiter.js';
+import type { Limiter, LogRecord, Ports, TierId } from '../ports/index.js';
+import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
+import { admitKey, admitPublic, checkAdmin } from './admission.js';
+import { issueCustomerKey } from './issue-key.js';
+
+const NOW = Date.UTC(2026, 2, 10, 12);
+
+function portsWith(limiter: Limiter = createMemoryLimiter()) {
+  const logs: LogRecord[] = [];
+  const alarms: string[] = [];
+  const accounts = createMemoryAccounts();
+  const ports: Ports = {
+    catalogue: createMemoryCatalogue(emptyCatalogueData()),
+    accounts,
+    limiter,
+    clock: { now: () => NOW },
+    logger: { log: (record) => logs.push(record) },
+    alarm: { raise: (kind) => alarms.push(kind) },
+    hasher: pureHasher,
+  };
+  const key = async (tier: TierId = 'self_serve_49') => {
+    const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier, environment: 'test' }, new Date(NOW));
+    return { plaintext: issued.plaintext, customerId: issued.customer.id };
+  };
+  return { ports, logs, alarms, key };
+}
+
+const withKey = (key: string) => new Request('http://x.test/api/v1/search', { headers: { 'x-api-key': key } });
+const failing: Limiter = {
+  admit: () => Promise.reject(new Error('redis down')),
+  peek: () => Promise.reject(new Error('redis down')),
+  monthCount: () => Promise.reject(new Error('redis down')),
+  admitPublic: () => Promise.reject(new Error('redis down')),
+};
+
+describe('admitKey: the key gate, then one limiter decision', () => {
+  it('a counted call: the principal, the rate-limit headers and a release of its slot', async () => {
+    const { ports, key } = portsWith();
+    const { plaintext, customerId } = await key();
+    const admission = await admitKey(withKey(plaintext), ports, NOW, true, {});
+    expect(admission.principal?.customer.id).toBe(customerId);
+    expect(admission.headers).toEqual({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': expect.any(String) });
+    expect(admission.release).toBeTypeOf('function');
+    expect(await ports.limiter.monthCount(customerId, 'test', monthOf(NOW))).toBe(1);
+  });
+
+  it('an uncounted call (usage) peeks: headers, no slot, nothing counted', async () => {
+    const { ports, key } = portsWith();
+    const { plaintext, customerId } = await key();
+    const admission = await admitKey(withKey(plaintext), ports, NOW, false, {});
+    expect(admission.headers?.['x-ratelimit-remaining']).toBe('60');
+    expect(admission.release).toBeNull();
+    expect(await ports.limiter.monthCount(customerId, 'test', monthOf(NOW))).toBe(0);
+  });
+
+  it('past the burst: 429 rate_limited with reason and Retry-After, and the refused call counts nowhere', async () => {
+    const { ports, key } = portsWith();
+    const { plaintext, customerId } = await key();
+    // Each call frees its concurrency slot, so only the burst can refuse.
+    for (let i = 0; i < 60; i++) await (await admitKey(withKey(plaintext), ports, NOW, true, {})).release?.();
+    await expect(admitKey(withKey(plaintext), ports, NOW, true, {})).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      body: { reason: 'burst', retry_after_seconds: expect.any(Number) },
+      headers: { 'retry-after': expect.any(String), 'x-ratelimit-remaining': '0' },
+    });
+    expect(await ports.limiter.monthCount(customerId, 'test', monthOf(NOW))).toBe(60);
+  });
+
+  it('the gate refuses before the limiter: missing or unknown keys', async () => {
+    const { ports } = portsWith();
+    await expect(admitKey(new Request('http://x.test/'), ports, NOW, true, {})).rejects.toMatchObject({ status: 401, code: 'missing_api_key' });
+    await expect(admitKey(withKey('ck_test_nope'), ports, NOW, true, {})).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+  });
+
+  it('a limiter that fails lets the call through without limit headers, logs ratelimit.fail_open and raises the alarm', async () => {
+    const { ports, logs, alarms, key } = portsWith(failing);
+    const { plaintext } = await key();
+    const admission = await admitKey(withKey(plaintext), ports, NOW, true, {});
+    expect(admission).toMatchObject({ headers: null, release: null });
+    expect(admission.principal).not.toBeNull();
+    expect(logs).toEqual([expect.objectContaining({ level: 'warn', kind: 'ratelimit.fail_open', error: 'redis down' })]);
+    expect(alarms).toEqual(['ratelimit.fail_open']);
+    expect(JSON.stringify(logs)).not.toContain(plaintext);
+  });
+
+  it('a contract customer crossing the review threshold is logged and alarmed once per month', async () => {
+    const memory = createMemoryLimiter();
+    const crossing: Limiter = { ...memory, admit: async (request) => ({ ...(await memory.admit(request)), monthCount: CONTRACT_REVIEW_CALLS + 1 }) };
+    const { ports, logs, alarms, key } = portsWith(crossing);
+    const { plaintext } = await key('contract_2000');
+    for (let i = 0; i < 2; i++) await (await admitKey(withKey(plaintext), ports, NOW, true, {})).release?.();
+    expect(logs.filter((r) => r.kind === 'quota.contract_review')).toHaveLength(1);
+    expect(alarms).toEqual(['quota.contract_review']);
+  });
+});
+
+describe('admitPublic: the per-IP window of the public routes', () => {
+  const config: ResolvedConfig = resolveConfig({ baseUrl: 'http://x.test', publicRateLimitPerMinute: 2 });
+
+  it('admits up to the limit per IP, then 429; another IP has its own window', async () => {
+    const { ports } = portsWith();
+    expect((await admitPublic('203.0.113.1', ports, config, NOW)).headers).toMatchObject({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1' });
+    await admitPublic('203.0.113.1', ports, config, NOW);
+    await expect(admitPublic('203.0.113.1', ports, config, NOW)).rejects.toMatchObject({ status: 429, body: { reason: 'burst' } });
+    await expect(admitPublic('203.0.113.2', ports, config, NOW)).resolves.toMatchObject({ principal: null });
+  });
+
+  it('fails open like the key gate', async () => {
+    const { ports, logs, alarms } = portsWith(failing);
+    await expect(admitPublic('203.0.113.1', ports, config, NOW)).resolves.toEqual({ principal: null, headers: null, release: null });
+    expect(logs).toEqual([expect.objectContaining({ kind: 'ratelimit.fail_open', scope: 'public' })]);
+    expect(alarms).toEqual(['ratelimit.fail_open']);
+  });
+});
+
+describe('checkAdmin: the ADMIN_TOKEN bearer', () => {
+  const bearer = (token: string) => new Request('http://x.test/api/v1/admin/keys', { headers: { authorization: `Bearer ${token}` } });
+
+  it('admits the configured token only', async () => {
+    const config = resolveConfig({ baseUrl: 'http://x.test', adminToken: 'secret-token' });
+    await expect(checkAdmin(bearer('secret-token'), config)).resolves.toEqual({ principal: null, headers: null, release: null });
+    for (const request of [bearer('secret-tokem'), bearer(''), new Request('http://x.test/')]) {
+      await expect(checkAdmin(request, config)).rejects.toMatchObject({ status: 401, code: 'unauthorized', headers: { 'www-authenticate': 'Bearer' } });
+    }
+  });
+
+  it('admits nobody without a configured token', async () => {
+    await expect(checkAdmin(bearer(''), resolveConfig({ baseUrl: 'http://x.test' }))).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+});
