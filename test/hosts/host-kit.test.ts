@@ -1,12 +1,10 @@
 /**
- * @catalogue/host-kit: the configuration table, and createServiceFromEnv building the ports it
- * names — memory by default, PostgreSQL with DATABASE_URL, the Redis limiter with REDIS_URL.
+ * @catalogue/host-kit's createServiceFromEnv building the ports the configuration names —
+ * memory by default, PostgreSQL with DATABASE_URL, the Redis limiter with REDIS_URL. The pure
+ * pieces (readEnv, client IP, body cap, native hasher) have their specs beside them.
  */
-import { createHash } from 'node:crypto';
-import { pureHasher } from '@catalogue/core';
-import { capRequestBody, clientIpFrom, createServiceFromEnv, nativeHasher, readEnv } from '@catalogue/host-kit';
+import { createServiceFromEnv } from '@catalogue/host-kit';
 import { migrate } from '@catalogue/postgres';
-import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../conformance/databases.js';
@@ -25,71 +23,6 @@ async function issueAndRead(service: { fetch(r: Request): Promise<Response> }): 
   const { key } = (await issued.json()) as { key: string };
   return (await service.fetch(new Request('http://h/api/v1/masters/999999999', { headers: { 'x-api-key': key } }))).status;
 }
-
-describe('readEnv', () => {
-  it('chooses storage from CATALOGUE_STORAGE and DATABASE_URL', () => {
-    expect(readEnv({}).storage).toBe('memory');
-    expect(readEnv({ DATABASE_URL: 'postgres://x/y' }).storage).toBe('postgres');
-    expect(readEnv({ DATABASE_URL: 'postgres://x/y', CATALOGUE_STORAGE: 'memory' }).storage).toBe('memory');
-    expect(() => readEnv({ CATALOGUE_STORAGE: 'postgres' })).toThrow(/needs DATABASE_URL/);
-    expect(() => readEnv({ CATALOGUE_STORAGE: 'sqlite' })).toThrow(/memory or postgres/);
-  });
-
-  it('keeps the defaults of the configuration table', () => {
-    const env = readEnv({ PORT: '9000' });
-    expect(env).toMatchObject({
-      port: 9000,
-      baseUrl: 'http://localhost:9000',
-      publicRateLimitPerMinute: 60,
-      trustProxy: false,
-      logLevel: 'info',
-      dataDir: './.data',
-    });
-    expect(() => readEnv({ PORT: '-1' })).toThrow(/PORT/);
-  });
-});
-
-describe('the shared host pieces', () => {
-  it('takes the client IP from X-Forwarded-For only behind a trusted proxy', () => {
-    expect(clientIpFrom('198.51.100.1, 10.0.0.1', true, '10.0.0.2')).toBe('198.51.100.1');
-    expect(clientIpFrom('198.51.100.1', false, '10.0.0.2')).toBe('10.0.0.2');
-    expect(clientIpFrom(null, true, undefined)).toBe('unknown');
-  });
-
-  it('counts a body without Content-Length and fails it past the cap with payload_too_large', async () => {
-    const chunks = [new Uint8Array(600), new Uint8Array(600)];
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = chunks.shift();
-        if (next) controller.enqueue(next);
-        else controller.close();
-      },
-    });
-    const capped = capRequestBody(new Request('http://h/x', { method: 'POST', body, duplex: 'half' } as RequestInit), 1000);
-    expect(capped).toBeInstanceOf(Request);
-    await expect((capped as Request).arrayBuffer()).rejects.toMatchObject({ status: 413, code: 'payload_too_large', body: { max_bytes: 1000 } });
-    const declared = capRequestBody(new Request('http://h/x', { method: 'POST', body: 'x', headers: { 'content-length': '5000' } }), 1000);
-    expect(declared).toBeInstanceOf(Response);
-    expect(await (declared as Response).json()).toEqual({ error: 'payload_too_large', max_bytes: 1000 });
-  });
-});
-
-describe('the native hasher the hosts inject into the gate', () => {
-  const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
-
-  it.each([
-    ['one-shot crypto.hash', nativeHasher()],
-    ['createHash fallback (runtimes without crypto.hash)', nativeHasher({ createHash })],
-  ])("%s gives the same hashes as core's pure-JS default", (_name, hasher) => {
-    expect(hasher.sha256Hex('abc')).toBe(ABC);
-    fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), (text) => {
-        expect(hasher.sha256Hex(text)).toBe(pureHasher.sha256Hex(text));
-      }),
-      { numRuns: 2000 },
-    );
-  });
-});
 
 describe('createServiceFromEnv', () => {
   it('runs on memory ports by default', async () => {

@@ -1,6 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { readEnv } from './env.js';
 
+describe('readEnv', () => {
+  it('chooses storage from CATALOGUE_STORAGE and DATABASE_URL', () => {
+    expect(readEnv({}).storage).toBe('memory');
+    expect(readEnv({ DATABASE_URL: 'postgres://x/y' }).storage).toBe('postgres');
+    expect(readEnv({ DATABASE_URL: 'postgres://x/y', CATALOGUE_STORAGE: 'memory' }).storage).toBe('memory');
+    expect(() => readEnv({ CATALOGUE_STORAGE: 'postgres' })).toThrow(/needs DATABASE_URL/);
+    expect(() => readEnv({ CATALOGUE_STORAGE: 'sqlite' })).toThrow(/memory or postgres/);
+  });
+
+  it('keeps the defaults of the configuration table', () => {
+    const env = readEnv({ PORT: '9000' });
+    expect(env).toMatchObject({
+      port: 9000,
+      baseUrl: 'http://localhost:9000',
+      publicRateLimitPerMinute: 60,
+      trustProxy: false,
+      logLevel: 'info',
+      dataDir: './.data',
+    });
+    expect(() => readEnv({ PORT: '-1' })).toThrow(/PORT/);
+  });
+});
+
 describe('DATABASE_REPLICA_URLS', () => {
   const primary = 'postgres://app@db-primary:5432/catalogue';
 
