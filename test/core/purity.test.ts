@@ -33,7 +33,7 @@ const SHIPPED = [
 const IMPORT = /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s+['"](\.[^'"]+)['"]/gm;
 
 /** The files a source imports by relative path (`./x.js` → `./x.ts`, a folder → its index.ts). */
-export function relativeImports(file: string, text: string): string[] {
+function relativeImports(file: string, text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(IMPORT)) {
     const spec = (match[1] ?? match[2] ?? match[3]) as string;
@@ -46,7 +46,7 @@ export function relativeImports(file: string, text: string): string[] {
 }
 
 /** The cycles of a graph (each strongly connected component with more than one node, or a self-import), as lists of nodes. */
-export function cyclesOf(graph: Map<string, string[]>): string[][] {
+function cyclesOf(graph: Map<string, string[]>): string[][] {
   let counter = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();

@@ -23,12 +23,10 @@ import { editionsOf, festivalTraits } from './festival-traits.js';
 import { rngFor } from './prng.js';
 import type { Surge } from './series.js';
 import {
-  type ArtistPlan,
   type Booking,
   isCovered,
   isSpecial,
   isTastemakerLabel,
-  type Plant,
   popularArtist,
   popularLabel,
   type SignalPhase,
