@@ -10,7 +10,7 @@
 import { createService, issueCustomerKey } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryLimiter } from '@catalogue/core/memory';
 import { connectPostgres, createPostgresCatalogue } from '@catalogue/postgres';
-import { createNodeServer, listen } from '../../hosts/node/src/server.js';
+import { createNodeServer, listen } from '../../hosts/node/src/serve.js';
 
 const url = process.argv[2];
 if (!url) throw new Error('usage: serve.ts <database-url>');

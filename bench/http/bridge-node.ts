@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Service } from '@catalogue/core';
-import { createNodeServer, listen } from '../../hosts/node/src/server.js';
+import { createNodeServer, listen } from '../../hosts/node/src/serve.js';
 
 const body = readFileSync(process.env.BENCH_BODY_FILE as string, 'utf8');
 const constant = {

@@ -1,5 +1,5 @@
 /**
- * Minimal Deno / Deno Deploy entry: the project's deploy entry is hosts/deno/deploy.ts; this
+ * Minimal Deno / Deno Deploy entry: the project's deploy entry is hosts/deno/src/deploy.ts; this
  * is the same in four lines. Run from the repository root (deno.json maps the workspace).
  */
 import { createServiceFromEnv } from '@catalogue/host-kit';

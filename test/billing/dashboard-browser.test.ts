@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/server.js';
+import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
 import { type BillingHarness, checkoutCompletedEvent, createBillingHarness, WEBHOOK_SECRET } from './support/billing-harness.js';
 import { secretsFoundIn } from './support/secret-scan.js';
 import { type SmtpInbox, startSmtpInbox } from './support/smtp-inbox.js';

@@ -14,7 +14,7 @@ import { createServiceFromEnv, type HostedService } from '@catalogue/host-kit';
 import { connectPostgres, createPostgresAccounts, createPostgresCatalogue, guardFor, migrate, type QueryGuard } from '@catalogue/postgres';
 import postgres, { type Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/server.js';
+import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
 import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
 
 const ADMIN_TOKEN = 'storm-admin-token-0123456789abcdef';

@@ -6,7 +6,7 @@
 import type { LogRecord } from '@catalogue/core';
 import { createServiceFromEnv, type HostedService } from '@catalogue/host-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/server.js';
+import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
 import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../conformance/databases.js';
 import { fixtureData } from '../support/fixture-data.js';
 

@@ -6,9 +6,9 @@
 import type { Service } from '@catalogue/core';
 import { createServiceFromEnv } from '@catalogue/host-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLambdaHandler, type LambdaHandler } from '../../hosts/lambda/src/create-handler.js';
 import type { HttpResult } from '../../hosts/lambda/src/events.js';
 import { caseVariant } from '../../hosts/lambda/src/from-response.js';
+import { createLambdaHandler, type LambdaHandler } from '../../hosts/lambda/src/serve.js';
 import { type Answer, checkAnswer, jsonOf } from './answer.js';
 import { errorHeaders, FIXTURE, FIXTURE_ADMIN_TOKEN, type FixtureContext, type FixtureRequest } from './fixture.js';
 import { answerOf, eventFor, HTTP_EVENT_KINDS, hasRepeatedQuery, scheduledEvent } from './lambda-events.js';

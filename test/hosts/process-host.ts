@@ -24,7 +24,7 @@ export function commandFor(runtime: Runtime): [string, string[]] {
     case 'bun':
       return [join(BIN, 'bun'), ['--conditions=catalogue-source', 'hosts/bun/src/main.ts']];
     case 'deno':
-      return [join(BIN, 'deno'), ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys', 'hosts/deno/main.ts']];
+      return [join(BIN, 'deno'), ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys', 'hosts/deno/src/main.ts']];
   }
 }
 

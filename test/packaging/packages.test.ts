@@ -93,7 +93,7 @@ describe('packaging', () => {
   }, 120_000);
 
   it('deno check passes on the Deno host and its Deploy entry', async () => {
-    const result = await exec(join(BIN, 'deno'), ['check', 'hosts/deno/main.ts', 'hosts/deno/deploy.ts'], ROOT);
+    const result = await exec(join(BIN, 'deno'), ['check', 'hosts/deno/src/main.ts', 'hosts/deno/src/deploy.ts'], ROOT);
     expect(result.code, result.output).toBe(0);
   }, 300_000);
 });

@@ -6,7 +6,7 @@
  * the in-memory demo catalogue.
  */
 import { createServiceFromEnv, readEnv } from '@catalogue/host-kit';
-import { createLambdaHandler } from './create-handler.js';
+import { createLambdaHandler } from './serve.js';
 
 const hosted = createServiceFromEnv(process.env);
 const env = readEnv(process.env);
@@ -16,5 +16,5 @@ export const handler = createLambdaHandler(
   { trustProxy: env.trustProxy, publicOrigin: env.publicOrigin },
 );
 
-export { createLambdaHandler, type LambdaHandler, type LambdaHandlerOptions } from './create-handler.js';
 export type * from './events.js';
+export { createLambdaHandler, type LambdaHandler, type LambdaHandlerOptions } from './serve.js';

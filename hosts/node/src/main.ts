@@ -6,7 +6,7 @@
 import { consoleLogger } from '@catalogue/core';
 import { banner, createServiceFromEnv, demoKeyFor, demoSecrets, exitGracefullyOnSignals, readEnv, scheduleJobs } from '@catalogue/host-kit';
 import { withDocs } from './docs.js';
-import { createNodeServer, listen } from './server.js';
+import { createNodeServer, listen } from './serve.js';
 import { openEmbeddedStorage } from './storage.js';
 
 async function main(): Promise<void> {

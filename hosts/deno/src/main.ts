@@ -6,7 +6,7 @@
 import process from 'node:process';
 import { consoleLogger } from '@catalogue/core';
 import { banner, createServiceFromEnv, demoKeyFor, demoSecrets, readEnv } from '@catalogue/host-kit';
-import { cronJobs, serveWithDeno } from './src/serve.ts';
+import { cronJobs, serveWithDeno } from './serve.ts';
 
 const source = Deno.env.toObject();
 const env = readEnv(source);

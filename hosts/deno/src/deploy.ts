@@ -5,7 +5,7 @@
  * DATABASE_URL and UPSTASH_REDIS_REST_URL/TOKEN at shared stores: isolates come and go.
  */
 import { createServiceFromEnv } from '@catalogue/host-kit';
-import { cronJobs, serveWithDeno } from './src/serve.ts';
+import { cronJobs, serveWithDeno } from './serve.ts';
 
 const hosted = await createServiceFromEnv(Deno.env.toObject());
 serveWithDeno(hosted.service, { trustProxy: hosted.env.trustProxy, publicOrigin: hosted.env.publicOrigin });
