@@ -12,7 +12,8 @@
 import { createService, emptyCatalogueData, issueCustomerKey, type Limiter } from '@catalogue/core';
 import { createManualClock, createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { Redis } from '@upstash/redis';
-import { createRedisLimiter, createTcpRedis } from '../../packages/upstash/src/index.js';
+import { createRedisLimiter } from '../../packages/upstash/src/index.js';
+import { createTcpRedis } from '../../packages/upstash/src/tcp.js';
 import { startUpstashRestServer } from '../../test/limits/upstash-rest-server.js';
 import { startCountingProxy } from './counting-proxy.js';
 

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'seed/index': 'src/seed/index.ts' },
+  entry: { index: 'src/index.ts', 'generate/index': 'src/generate/index.ts', 'seed/index': 'src/seed/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -1,6 +1,6 @@
 /** The two transports of @catalogue/upstash, built the same way for every suite. */
 import { Redis } from '@upstash/redis';
-import { createTcpRedis } from '../../packages/upstash/src/index.js';
+import { createTcpRedis } from '../../packages/upstash/src/tcp.js';
 import { startUpstashRestServer } from './upstash-rest-server.js';
 
 export type TransportName = 'tcp' | 'rest';

@@ -1,10 +1,10 @@
 /**
  * Packaging: `npm run build` once, then every publishable package passes publint and
- * @arethetypeswrong/cli; the Lambda bundle is self-contained; core imports in Deno through
- * `npm:` specifiers.
+ * @arethetypeswrong/cli; the Lambda bundle (dist/: handler.mjs and its chunks) is
+ * self-contained; core imports in Deno through `npm:` specifiers.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -58,10 +58,10 @@ describe('packaging', () => {
     }, 180_000);
   }
 
-  it('the Lambda bundle is one self-contained ESM file that answers an event', async () => {
+  it('the Lambda bundle is a self-contained ESM folder that answers an event', async () => {
     const alone = mkdtempSync(join(tmpdir(), 'catalogue-lambda-'));
     try {
-      copyFileSync(join(ROOT, 'hosts/lambda/dist/handler.mjs'), join(alone, 'handler.mjs'));
+      cpSync(join(ROOT, 'hosts/lambda/dist'), alone, { recursive: true });
       const script = `
         const { handler } = await import('./handler.mjs');
         const event = { version: '2.0', routeKey: '$default', rawPath: '/api/v1/masters/1', rawQueryString: '', headers: { host: 'x.lambda-url.us-east-1.on.aws' },
@@ -79,6 +79,15 @@ describe('packaging', () => {
       rmSync(alone, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('the Lambda bundle carries no importer but the demo generator: no XML parser, feeds or CLI', () => {
+    const files = readdirSync(join(ROOT, 'hosts/lambda/dist'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    const text = files.map((f) => readFileSync(join(f.parentPath, f.name), 'utf8')).join('\n');
+    expect(text).not.toContain('node_modules/saxes/');
+    expect(text).not.toContain('packages/importer/src/discogs/');
+    expect(text).not.toContain('packages/importer/src/cli/');
+    expect(text).toContain('packages/importer/src/generate/');
+  });
 
   it('core is importable and type-checks in Deno through npm: specifiers', async () => {
     const check = await exec(join(BIN, 'deno'), ['check', 'test/packaging/deno-npm-import.js'], ROOT);

@@ -1,37 +1,33 @@
 /**
- * Bun.serve around the core fetch handler: the request URL rule of host-kit (a malformed Host
- * is 400; Bun's own URL is rebuilt on the validated origin), client IP from the socket (or
- * X-Forwarded-For with TRUST_PROXY), the host-level body cap, background work tracked for a
- * graceful stop.
+ * The Bun host's serve(service, options) → {url, close}: Bun.serve around the core fetch
+ * handler, with the request URL rule of host-kit (a malformed Host is 400; Bun's own URL is
+ * rebuilt on the validated origin), the client IP from the socket (or X-Forwarded-For with
+ * TRUST_PROXY), the host-level body cap, and background work tracked for a graceful stop.
  */
 import { ApiError, type Service } from '@catalogue/core';
-import { capRequestBody, clientIpFrom, HOST_MAX_BODY_BYTES, hostRefusal, routedRequest } from '@catalogue/host-kit';
+import {
+  backgroundWork,
+  capRequestBody,
+  clientIpFrom,
+  HOST_GRACE_MS,
+  HOST_MAX_BODY_BYTES,
+  hostRefusal,
+  routedRequest,
+  type ServedHost,
+  type ServeOptions,
+  withinGrace,
+} from '@catalogue/host-kit';
 
-export interface BunServerOptions {
-  port: number;
-  hostname?: string;
-  trustProxy: boolean;
-  maxBodyBytes?: number;
-  /** BASE_URL's origin when it is set (HostEnv.publicOrigin): the origin of every request URL. */
-  publicOrigin?: string | null;
-}
-
-export interface RunningBunServer {
+export interface RunningBunServer extends ServedHost {
   server: Bun.Server;
-  url: string;
-  /** Stop accepting, let in-flight requests and background work finish (up to graceMs). */
-  close(graceMs?: number): Promise<void>;
 }
 
-export function serveWithBun(service: Service, options: BunServerOptions): RunningBunServer {
+export async function serve(service: Service, options: ServeOptions): Promise<RunningBunServer> {
   const maxBody = options.maxBodyBytes ?? HOST_MAX_BODY_BYTES;
-  const pending = new Set<Promise<unknown>>();
-  const waitUntil = (promise: Promise<unknown>) => {
-    pending.add(promise);
-    promise.finally(() => pending.delete(promise));
-  };
+  const graceMs = options.graceMs ?? HOST_GRACE_MS;
+  const work = backgroundWork();
   const server = Bun.serve({
-    port: options.port,
+    port: options.port ?? 8080,
     hostname: options.hostname ?? '0.0.0.0',
     // Bun's own cap answers with a bare 413; ours answers in the spec's shape, so Bun's sits above it.
     maxRequestBodySize: maxBody * 4,
@@ -40,17 +36,16 @@ export function serveWithBun(service: Service, options: BunServerOptions): Runni
       if (routed instanceof ApiError) return afterDraining(request, hostRefusal(routed));
       const clientIp = clientIpFrom(request.headers.get('x-forwarded-for'), options.trustProxy, bunServer.requestIP(request)?.address);
       const capped = routed.body === null ? routed : capRequestBody(routed, maxBody);
-      if (!(capped instanceof Response)) return service.fetch(capped, { clientIp, waitUntil });
+      if (!(capped instanceof Response)) return service.fetch(capped, { clientIp, waitUntil: work.waitUntil });
       return afterDraining(routed, capped);
     },
   });
   return {
     server,
     url: `http://localhost:${server.port}`,
-    async close(graceMs = 15_000) {
-      const timeout = new Promise((resolve) => setTimeout(resolve, graceMs));
-      await Promise.race([server.stop(false), timeout]);
-      await Promise.race([Promise.allSettled([...pending]), timeout]);
+    async close() {
+      await withinGrace(server.stop(false), graceMs);
+      await work.settle(graceMs);
       await server.stop(true);
     },
   };

@@ -5,8 +5,8 @@
  * DATABASE_URL and UPSTASH_REDIS_REST_URL/TOKEN at shared stores: isolates come and go.
  */
 import { createServiceFromEnv } from '@catalogue/host-kit';
-import { cronJobs, serveWithDeno } from './serve.ts';
+import { cronJobs, serve } from './serve.ts';
 
 const hosted = await createServiceFromEnv(Deno.env.toObject());
-serveWithDeno(hosted.service, { trustProxy: hosted.env.trustProxy, publicOrigin: hosted.env.publicOrigin });
+await serve(hosted.service, { trustProxy: hosted.env.trustProxy, publicOrigin: hosted.env.publicOrigin });
 cronJobs(hosted.service);

@@ -1,27 +1,35 @@
 /**
- * Deno.serve around the core fetch handler, shared by the CLI entry (main.ts) and the Deno
- * Deploy entry (deploy.ts): the request URL rule of host-kit (Deno builds request.url from the
- * raw Host unchecked; a malformed Host is 400 and the path is the target Deno received), client
- * IP from the connection (or X-Forwarded-For with TRUST_PROXY), the host-level body cap,
- * Deno.cron for the jobs.
+ * The Deno host's serve(service, options) → {url, close}: Deno.serve around the core fetch
+ * handler, shared by the CLI entry (main.ts) and the Deno Deploy entry (deploy.ts). The request
+ * URL rule of host-kit (Deno builds request.url from the raw Host unchecked; a malformed Host
+ * is 400 and the path is the target Deno received), the client IP from the connection (or
+ * X-Forwarded-For with TRUST_PROXY), the host-level body cap, background work tracked for a
+ * graceful stop, and Deno.cron for the jobs.
  */
 import { ApiError, type Service } from '@catalogue/core';
-import { capRequestBody, clientIpFrom, HOST_MAX_BODY_BYTES, hostRefusal, routedRequest } from '@catalogue/host-kit';
+import {
+  type BackgroundWork,
+  backgroundWork,
+  capRequestBody,
+  clientIpFrom,
+  HOST_GRACE_MS,
+  HOST_MAX_BODY_BYTES,
+  hostRefusal,
+  type JobSchedule,
+  routedRequest,
+  type ServedHost,
+  type ServeOptions,
+  withinGrace,
+} from '@catalogue/host-kit';
 
-export interface DenoServerOptions {
-  /** Omitted on Deno Deploy, which picks the port itself. */
-  port?: number;
-  hostname?: string;
-  trustProxy: boolean;
-  maxBodyBytes?: number;
-  /** BASE_URL's origin when it is set (HostEnv.publicOrigin): the origin of every request URL. */
-  publicOrigin?: string | null;
-  onListen?(address: { hostname: string; port: number }): void;
+export interface RunningDenoServer extends ServedHost {
+  server: Deno.HttpServer<Deno.NetAddr>;
 }
 
 export function handlerFor(
   service: Service,
-  options: Pick<DenoServerOptions, 'port' | 'trustProxy' | 'maxBodyBytes' | 'publicOrigin'>,
+  options: Pick<ServeOptions, 'port' | 'trustProxy' | 'maxBodyBytes' | 'publicOrigin'>,
+  work: BackgroundWork = backgroundWork(),
 ): Deno.ServeHandler<Deno.NetAddr> {
   const maxBody = options.maxBodyBytes ?? HOST_MAX_BODY_BYTES;
   // Only a request without Host (HTTP/1.0) uses it; on Deno Deploy every request carries one.
@@ -32,21 +40,33 @@ export function handlerFor(
     const clientIp = clientIpFrom(request.headers.get('x-forwarded-for'), options.trustProxy, info.remoteAddr.hostname);
     const capped = routed.body === null ? routed : capRequestBody(routed, maxBody);
     if (capped instanceof Response) return capped;
-    // Deno keeps the isolate alive for pending promises; the service's background work just runs.
-    return service.fetch(capped, { clientIp, waitUntil: () => {} });
+    return service.fetch(capped, { clientIp, waitUntil: work.waitUntil });
   };
 }
 
-export function serveWithDeno(service: Service, options: DenoServerOptions): Deno.HttpServer<Deno.NetAddr> {
+/** serve(): without a port (Deno Deploy) the platform picks it. */
+export function serve(service: Service, options: ServeOptions): Promise<RunningDenoServer> {
+  const graceMs = options.graceMs ?? HOST_GRACE_MS;
+  const work = backgroundWork();
   const serveOptions: Deno.ServeTcpOptions = {
-    onListen: options.onListen ?? (() => {}),
+    onListen: () => {},
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.hostname === undefined ? {} : { hostname: options.hostname }),
   };
-  return Deno.serve(serveOptions, handlerFor(service, options));
+  const server = Deno.serve(serveOptions, handlerFor(service, options, work));
+  return Promise.resolve({
+    server,
+    url: `http://localhost:${server.addr.port}`,
+    async close() {
+      // shutdown() stops accepting and resolves once in-flight requests have answered.
+      await withinGrace(server.shutdown(), graceMs);
+      await work.settle(graceMs);
+    },
+  });
 }
 
-/** runJobs every minute through Deno.cron (on Deno Deploy a managed schedule). */
-export function cronJobs(service: Service): void {
+/** runJobs every minute through Deno.cron (on Deno Deploy a managed schedule); it cannot be stopped. */
+export function cronJobs(service: Pick<Service, 'runJobs'>): JobSchedule {
   Deno.cron('catalogue runJobs', '* * * * *', () => service.runJobs(new Date()));
+  return { stop: () => {} };
 }

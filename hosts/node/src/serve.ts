@@ -1,5 +1,7 @@
 /**
- * node:http around the core fetch handler. The IncomingMessage → Request bridge is
+ * The Node host's serve(service, options) → {url, close}, and the pieces it is made of for
+ * embedding (createNodeServer, listen): node:http around the core fetch handler. The
+ * IncomingMessage → Request bridge is
  * @hono/node-server's listener: it builds the Request lazily (a GET that only reads the URL
  * and a header never allocates a full WHATWG Request), streams bodies, and aborts
  * request.signal when the client goes away.
@@ -13,23 +15,33 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, type Service } from '@catalogue/core';
-import { capRequestBody, clientIpFrom, declaredTooLarge, HOST_MAX_BODY_BYTES, hostRefusal, payloadTooLargeResponse, requestUrl } from '@catalogue/host-kit';
+import {
+  type BackgroundWork,
+  backgroundWork,
+  capRequestBody,
+  clientIpFrom,
+  declaredTooLarge,
+  HOST_GRACE_MS,
+  HOST_MAX_BODY_BYTES,
+  hostRefusal,
+  payloadTooLargeResponse,
+  requestUrl,
+  type ServedHost,
+  type ServeOptions,
+} from '@catalogue/host-kit';
 import { getRequestListener } from '@hono/node-server';
 import { answerClientError } from './client-error.js';
 
-export interface NodeServerOptions {
-  trustProxy: boolean;
-  /** Host-level request body cap in bytes (default 1 MB). */
-  maxBodyBytes?: number;
-  /** BASE_URL's origin when it is set (HostEnv.publicOrigin): the origin of every request URL. */
-  publicOrigin?: string | null;
+export type NodeServerOptions = Pick<ServeOptions, 'trustProxy' | 'maxBodyBytes' | 'publicOrigin'>;
+
+export interface RunningServer extends ServedHost {
+  server: Server;
 }
 
-export interface RunningServer {
-  server: Server;
-  url: string;
-  /** Stop accepting, finish in-flight requests and background work (up to the grace period), then close. */
-  close(): Promise<void>;
+/** serve(): a node:http server around the service, listening on options.port (default 8080). */
+export function serve(service: Service, options: ServeOptions): Promise<RunningServer> {
+  const server = createNodeServer(service, options);
+  return listen(server, options.port ?? 8080, options.hostname, options.graceMs);
 }
 
 export function clientIpOf(incoming: IncomingMessage, trustProxy: boolean): string {
@@ -37,16 +49,13 @@ export function clientIpOf(incoming: IncomingMessage, trustProxy: boolean): stri
   return clientIpFrom(Array.isArray(forwarded) ? forwarded[0] : forwarded, trustProxy, incoming.socket.remoteAddress);
 }
 
-/** Background work handed to waitUntil (limiter lease release, usage), awaited on shutdown. */
-const pendingByServer = new WeakMap<Server, Set<Promise<unknown>>>();
+/** Each server's background work (limiter lease release, usage), awaited by its close. */
+const workOf = new WeakMap<Server, BackgroundWork>();
 
 export function createNodeServer(service: Service, options: NodeServerOptions): Server {
   const maxBody = options.maxBodyBytes ?? HOST_MAX_BODY_BYTES;
-  const pending = new Set<Promise<unknown>>();
-  const waitUntil = (promise: Promise<unknown>) => {
-    pending.add(promise);
-    promise.finally(() => pending.delete(promise));
-  };
+  const work = backgroundWork();
+  const waitUntil = work.waitUntil;
   const listener = getRequestListener(
     (request, env) => {
       const incoming = (env as { incoming: IncomingMessage }).incoming;
@@ -81,7 +90,7 @@ export function createNodeServer(service: Service, options: NodeServerOptions): 
     return listener(incoming, outgoing);
   });
   server.on('clientError', answerClientError);
-  pendingByServer.set(server, pending);
+  workOf.set(server, work);
   return server;
 }
 
@@ -103,7 +112,7 @@ function writeRefusal(outgoing: ServerResponse, response: Response): void {
   });
 }
 
-export function listen(server: Server, port: number, host = '0.0.0.0', graceMs = 15_000): Promise<RunningServer> {
+export function listen(server: Server, port: number, host = '0.0.0.0', graceMs = HOST_GRACE_MS): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -129,6 +138,5 @@ async function closeGracefully(server: Server, graceMs: number): Promise<void> {
     // Idle keep-alive sockets would hold close() open; in-flight ones finish first.
     server.closeIdleConnections();
   });
-  const pending = pendingByServer.get(server);
-  if (pending?.size) await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+  await workOf.get(server)?.settle(graceMs);
 }

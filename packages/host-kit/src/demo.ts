@@ -29,6 +29,15 @@ export function persistentSecret(dataDir: string, name: string, make: () => stri
   return value;
 }
 
+/**
+ * Whether this start is a demo that keeps generated ADMIN_TOKEN and SECRET_KEY in the data dir
+ * (used where the environment sets none): without DATABASE_URL (the embedded default or the
+ * memory demo) or on CATALOGUE_STORAGE=memory, as for the demo key.
+ */
+export function demoSecretsWanted(env: Pick<HostEnv, 'databaseUrl' | 'storage'>): boolean {
+  return env.databaseUrl === null || env.storage === 'memory';
+}
+
 /** ADMIN_TOKEN and SECRET_KEY of the demo, generated on first start. */
 export function demoSecrets(dataDir: string): { adminToken: string; secretKey: string } {
   return {

@@ -3,8 +3,10 @@
  *
  * Storage: the in-memory demo (generated catalogue, memory accounts) or PostgreSQL. Limits: an
  * in-process limiter, or Redis over TCP (REDIS_URL) / Upstash REST (UPSTASH_REDIS_REST_URL +
- * TOKEN). Optional pieces are imported lazily, so a host without a database never loads the
- * PostgreSQL driver, and one without Stripe never loads the Stripe SDK.
+ * TOKEN). The adapters are optional peers imported only when the configuration names them
+ * (optional-peer.ts), so a host without a database never loads the PostgreSQL driver, one
+ * without Stripe never loads the Stripe SDK, and none loads the Discogs importer: the demo
+ * catalogue comes from the generator alone (@catalogue/importer/generate).
  */
 import {
   type Accounts,
@@ -21,6 +23,7 @@ import {
 import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { type HostEnv, readEnv } from './env.js';
 import { nativeHasher } from './native-hasher.js';
+import { optionalPeer } from './optional-peer.js';
 
 export interface ServiceFromEnvOptions {
   logger?: Logger;
@@ -60,6 +63,8 @@ export interface HostedService {
   adminToken: string | null;
   /** True when the admin token is the demo's generated one (options.adminToken), not the operator's ADMIN_TOKEN. */
   adminTokenGenerated: boolean;
+  /** false when the accounts forget on restart (the memory demo): the demo key is then not kept either. */
+  durable: boolean;
   /** Closes database pools and Redis connections. */
   close(): Promise<void>;
 }
@@ -106,6 +111,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
     limiter: limits.description,
     adminToken,
     adminTokenGenerated: env.adminToken === null && adminToken !== null,
+    durable: store.durable !== false,
     close: async () => {
       for (const close of closers.reverse()) await close().catch(() => {});
     },
@@ -114,7 +120,8 @@ export async function createServiceFromEnv(source: Record<string, string | undef
 
 async function memoryStorage(data: CatalogueData | undefined): Promise<HostStorage> {
   // The generator is only loaded when no rows were given (it costs about a second).
-  const rows = data ?? (await import('@catalogue/importer')).generateCatalogue();
+  const rows =
+    data ?? (await optionalPeer(['@catalogue/importer'], 'the in-memory demo catalogue', () => import('@catalogue/importer/generate'))).generateCatalogue();
   return {
     catalogue: createMemoryCatalogue(rows),
     accounts: createMemoryAccounts() as Accounts,
@@ -124,7 +131,7 @@ async function memoryStorage(data: CatalogueData | undefined): Promise<HostStora
 }
 
 async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>, migrate: boolean, logger: Logger): Promise<HostStorage> {
-  const pg = await import('@catalogue/postgres');
+  const pg = await optionalPeer(['@catalogue/postgres'], 'DATABASE_URL', () => import('@catalogue/postgres'));
   const sql = pg.connectPostgres(env.databaseUrl as string, { max: env.databasePoolMax });
   closers.push(() => sql.end({ timeout: 5 }));
   // The first guardFor fixes the backstops of every port on this pool (backstops.ts).
@@ -164,13 +171,17 @@ async function limiterFromEnv(
 ): Promise<{ limiter: Limiter; description: string }> {
   const accounts = store.accounts;
   if (env.redisUrl) {
-    const upstash = await import('@catalogue/upstash');
-    const tcp = upstash.createTcpRedis(env.redisUrl);
+    const [upstash, { createTcpRedis }] = await optionalPeer(['@catalogue/upstash', 'ioredis', '@upstash/redis'], 'REDIS_URL', () =>
+      Promise.all([import('@catalogue/upstash'), import('@catalogue/upstash/tcp')]),
+    );
+    const tcp = createTcpRedis(env.redisUrl);
     closers.push(() => tcp.close());
     return { limiter: upstash.createRedisLimiter({ redis: tcp.redis, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'redis (tcp)' };
   }
   if (env.upstashUrl && env.upstashToken) {
-    const [upstash, { Redis }] = await Promise.all([import('@catalogue/upstash'), import('@upstash/redis')]);
+    const [upstash, { Redis }] = await optionalPeer(['@catalogue/upstash', '@upstash/redis'], 'UPSTASH_REDIS_REST_URL', () =>
+      Promise.all([import('@catalogue/upstash'), import('@upstash/redis')]),
+    );
     const redis = new Redis({ url: env.upstashUrl, token: env.upstashToken });
     return { limiter: upstash.createRedisLimiter({ redis, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'upstash (rest)' };
   }
@@ -185,7 +196,11 @@ async function billingFromEnv(env: HostEnv, source: Record<string, string | unde
   // `log` mail is the default and needs no transport package: the service logs by itself.
   const mailNeeded = env.mailTransport !== null && env.mailTransport !== 'log';
   if (!env.stripeSecretKey && !mailNeeded) return {};
-  const stripe = await import('@catalogue/stripe');
+  const stripe = await optionalPeer(
+    ['@catalogue/stripe', 'stripe'],
+    env.stripeSecretKey ? 'STRIPE_SECRET_KEY' : 'MAIL_TRANSPORT',
+    () => import('@catalogue/stripe'),
+  );
   const billing = stripe.stripeBillingFromEnv(source);
   const mailer = stripe.mailerFromTransport(env.mailTransport ?? 'log', { from: env.mailFrom, logger });
   return { ...(billing ? { billing } : {}), ...(mailer ? { mailer } : {}) };

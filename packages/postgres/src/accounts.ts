@@ -14,9 +14,6 @@ import { searchEvents } from './accounts/search-events.js';
 import { usageJobs } from './accounts/usage-jobs.js';
 import { type BackstopOptions, guardFor } from './backstops.js';
 
-/** Kept as a name for existing imports: the PostgreSQL accounts implement the whole port. */
-export type PostgresAccounts = Accounts;
-
 export function createPostgresAccounts(sql: Sql, options: BackstopOptions = {}): Accounts {
   const guard = guardFor(sql, options);
   return {

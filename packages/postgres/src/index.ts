@@ -1,5 +1,5 @@
 /** @catalogue/postgres: the Catalogue and Accounts ports on PostgreSQL through postgres.js. */
-export { createPostgresAccounts, type PostgresAccounts, readSearchEvents } from './accounts.js';
+export { createPostgresAccounts, readSearchEvents } from './accounts.js';
 export {
   type BackstopOptions,
   DEFAULT_MAX_IN_FLIGHT,

@@ -1,3 +1,4 @@
+/** @catalogue/upstash: the Limiter on @upstash/redis (Upstash REST; Redis over TCP from `@catalogue/upstash/tcp`). */
 export { type LimiterKeys, limiterKeys } from './keys.js';
 export {
   BURST_WINDOW_MS,
@@ -8,6 +9,4 @@ export {
   type RedisLimiter,
   type RedisLimiterOptions,
 } from './redis-limiter.js';
-export { createTcpRedis, type TcpRedis } from './tcp-redis.js';
-export { createTcpRequester } from './tcp-requester.js';
 export { StoreTimeoutError } from './with-timeout.js';

@@ -1,0 +1,57 @@
+/**
+ * runHost: what `npm start`, `npm run start:bun` and `npm run start:deno` do, once for every
+ * runtime. The configuration table → ports → service; serve it; then, only once the server
+ * listens (a start that fails writes no customer), the demo key; the start banner; runJobs
+ * every minute; and on SIGTERM/SIGINT a graceful stop: jobs, then the server (in-flight
+ * requests and their background work), then the stores (the limiter's usage first).
+ */
+import { consoleLogger, type Logger, type Service } from '@catalogue/core';
+import { banner, demoKeyFor, demoSecrets, demoSecretsWanted } from './demo.js';
+import { type HostEnv, readEnv } from './env.js';
+import { type JobSchedule, scheduleJobs } from './jobs.js';
+import type { ServedHost, ServeOptions } from './serve.js';
+import { createServiceFromEnv, type HostStorage } from './service-from-env.js';
+import { exitGracefullyOnSignals } from './shutdown.js';
+
+export interface HostRuntime {
+  /** For the banner, e.g. `node v20.19.0`. */
+  name: string;
+  /** The runtime's serve() (hosts/<runtime>/src/serve.ts). */
+  serve(service: Service, options: ServeOptions): Promise<ServedHost>;
+  /** runJobs every minute; default a timer (Deno uses Deno.cron). */
+  scheduleJobs?(service: Service, logger: Logger): JobSchedule;
+  /** Storage the host opens itself instead of the one the environment names (the Node host's embedded PGlite). */
+  openStorage?(env: HostEnv, logger: Logger): Promise<HostStorage | undefined>;
+  /** Requests the host answers before the service (the Node host's /docs). */
+  wrap?(service: Service): Service;
+  /** Apply pending migrations on a database (the Node host does; the others migrate per deploy). */
+  migrate?: boolean;
+}
+
+export async function runHost(runtime: HostRuntime, source: Record<string, string | undefined>): Promise<void> {
+  const env = readEnv(source);
+  const logger = consoleLogger(env.logLevel);
+  const storage = await runtime.openStorage?.(env, logger);
+  const secrets = demoSecretsWanted(env) ? demoSecrets(env.dataDir) : {};
+  const hosted = await createServiceFromEnv(source, { logger, migrate: runtime.migrate ?? false, ...(storage ? { storage } : {}), ...secrets });
+  const served = await runtime.serve(runtime.wrap?.(hosted.service) ?? hosted.service, {
+    port: env.port,
+    hostname: '0.0.0.0',
+    trustProxy: env.trustProxy,
+    publicOrigin: env.publicOrigin,
+  });
+  const demoKey = await demoKeyFor(env, hosted.accounts, hosted.durable);
+  process.stdout.write(
+    banner({
+      url: served.url,
+      runtime: runtime.name,
+      adminToken: hosted.adminToken,
+      adminTokenGenerated: hosted.adminTokenGenerated,
+      demoKey,
+      storage: hosted.storage,
+      limiter: hosted.limiter,
+    }),
+  );
+  const jobs = (runtime.scheduleJobs ?? scheduleJobs)(hosted.service, logger);
+  exitGracefullyOnSignals(logger, [() => jobs.stop(), () => served.close(), () => hosted.close()]);
+}
