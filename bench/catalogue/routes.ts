@@ -3,7 +3,7 @@ import type { RouteRun } from './measure.js';
 import type { Targets } from './targets.js';
 
 export interface MeasuredRoute extends RouteRun {
-  /** p95 goal in ms from issue 4 (null: measured, no goal set). */
+  /** p95 goal in ms (null: measured, no goal set). */
   goalP95Ms: number | null;
 }
 

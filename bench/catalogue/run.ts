@@ -1,5 +1,5 @@
 /**
- * bench/catalogue: the scale benchmark of issue 4.
+ * bench/catalogue: the scale benchmark (README.md beside this file).
  *
  * 1. A fresh `catalogue_bench_<random>` database (or BENCH_DATABASE_URL, loaded only if empty).
  * 2. Loads the scale catalogue (SCALE_SIZES × BENCH_SCALE) in a child process through the

@@ -5,7 +5,7 @@
  *   the admit; off path: the release handed to waitUntil);
  * - p50/p99 of a whole authenticated GET /api/v1/search through createService with each
  *   limiter, and the difference to the memory limiter (the gate's added latency).
- * Goal (issue 5): 1 round trip on the critical path, p99 added ≤ 2 ms on loopback.
+ * Goal: 1 round trip on the critical path, p99 added ≤ 2 ms on loopback.
  *
  *   node --conditions=catalogue-source --import tsx bench/limits/run.ts [requests]
  */

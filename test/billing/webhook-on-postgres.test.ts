@@ -187,7 +187,7 @@ describe('billing flows on PostgreSQL accounts', () => {
       body: JSON.stringify({ overage: 'bill' }),
     });
     expect(await settings.json()).toEqual({ overage: 'bill' });
-    // A key id with U+0000 reaches no store (issue 11 §3): PostgreSQL text cannot hold it.
+    // A key id with U+0000 reaches no store (docs/decisions.md §6): PostgreSQL text cannot hold it.
     for (const method of ['DELETE', 'POST']) {
       const refused = await expectError(await h.fetch('/api/dashboard/keys/key_%00', { method, headers: auth }), 400, 'invalid_query');
       expect(refused.details).toEqual([{ path: 'id', message: expect.any(String) }]);

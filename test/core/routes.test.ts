@@ -92,7 +92,7 @@ describe('data routes', () => {
     expect(filtered.total).toBe(1);
   });
 
-  it('masters/{id}: the master record of decisions.md §5', async () => {
+  it('masters/{id}: the master record of docs/decisions.md §5', async () => {
     const { ok } = await client();
     const master = await ok('/api/v1/masters/113');
     expect(master).toMatchObject({

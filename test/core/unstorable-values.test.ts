@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: values no store can hold are refused in core before any query, with the same
+ * docs/decisions.md §6: values no store can hold are refused in core before any query, with the same
  * answer on every store — 400 (`invalid_query` / `invalid_body`) naming the parameter when the
  * value is malformed or out of its documented range, 404 when it is well-formed but names
  * nothing the catalogue can hold. On PostgreSQL these used to reach a query and answer 500.

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §1: a database stall while one customer's clients give up must never answer
+ * docs/decisions.md §8: a database stall while one customer's clients give up must never answer
  * another customer's request with the first one's data, and must never leak backstop slots.
  *
  * The Node host (node:http + the Hono bridge) on a real PostgreSQL database, composed the way
@@ -145,7 +145,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('a database stall with one customer’s clients giving up (issue 11 §1)', () => {
+describe('a database stall with one customer’s clients giving up (docs/decisions.md §8)', () => {
   it('never answers one customer as another, answers every patient call, and leaks no slot', async () => {
     const outcomes: RoundOutcome[] = [];
     for (let round = 0; round < ROUNDS; round++) outcomes.push(await stormRound(round));

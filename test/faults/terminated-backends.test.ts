@@ -1,5 +1,5 @@
 /**
- * Issue 11 §6: PostgreSQL terminating the service's connections mid-load (an operator's
+ * docs/decisions.md §8: PostgreSQL terminating the service's connections mid-load (an operator's
  * pg_terminate_backend, a failover, a restart) is transient: 503 with Retry-After, never
  * 500, and the pool heals itself. The Node host in process on a real database, 16 clients.
  */

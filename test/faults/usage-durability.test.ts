@@ -1,5 +1,5 @@
 /**
- * Issue 11 §5: usage is billing data (decisions.md §8). The Node host as operators run it, on
+ * Usage is billing data (docs/decisions.md §8). The Node host as operators run it, on
  * a real PostgreSQL database:
  * - with REDIS_URL, calls admitted while Redis is down sit in the fail-open buffer; SIGTERM
  *   must make them durable (to Redis if it is back, else straight to PostgreSQL);
@@ -58,7 +58,7 @@ async function usageCalls(base: string, key: string): Promise<number> {
   return ((await response.json()) as { calls: number }).calls;
 }
 
-describe('usage survives kills and restarts (issue 11 §5)', () => {
+describe('usage survives kills and restarts (docs/decisions.md §8)', () => {
   let db: TestDatabase;
   const durable = async (customerId: string) =>
     (

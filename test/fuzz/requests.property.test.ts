@@ -4,7 +4,7 @@
  * is a round trip, about a second in all): never a 500, and every JSON error body has the
  * spec's shape. Most requests are aimed at the service's own routes and parameter names, and
  * the alphabet holds what no store can hold (U+0000, lone surrogates, ids above 2³¹ and 2⁵³,
- * issue 11 §3), so a value core lets through to PostgreSQL unchecked shows up as a 500.
+ * docs/decisions.md §6), so a value core lets through to PostgreSQL unchecked shows up as a 500.
  */
 
 import { ERROR_STATUS, type RouteDef } from '@catalogue/core';

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §2: a host on DATABASE_URL never mints the demo customer unasked, prints no key and
+ * docs/decisions.md §1: a host on DATABASE_URL never mints the demo customer unasked, prints no key and
  * no operator secret, and a start that fails writes nothing to the database. The embedded
  * default keeps its demo key (test/embedded/restart.test.ts).
  */
@@ -27,7 +27,7 @@ async function runNodeHost(env: Record<string, string>): Promise<Run> {
   return { code, output: host.output() };
 }
 
-describe('the demo key on a DATABASE_URL (issue 11 §2)', () => {
+describe('the demo key on a DATABASE_URL (docs/decisions.md §1)', () => {
   let db: TestDatabase;
   const scratch = mkdtempSync(join(tmpdir(), 'catalogue-demo-key-'));
   const customers = async () => (await db.sql<Array<{ n: number }>>`SELECT count(*)::int AS n FROM customers`)[0]?.n;

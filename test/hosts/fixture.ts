@@ -53,7 +53,7 @@ const json = { 'content-type': 'application/json' };
 const withKey = (key: string, extra: Record<string, string> = {}) => ({ 'x-api-key': key, ...extra });
 /** The service's request ids are ULIDs; the hosts' own refusals use the same form. */
 const requestId = { 'x-request-id': /^[0-9A-Z]{26}$/ };
-/** What every error answer carries (decisions.md §6). */
+/** What every error answer carries (docs/decisions.md §6). */
 export const errorHeaders = { 'content-type': /^application\/json/, 'cache-control': 'no-store', ...requestId };
 
 const rootIndex = { name: 'Music Catalogue Data Service', version: 'v1' };

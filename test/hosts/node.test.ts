@@ -5,7 +5,7 @@ import { sendRaw } from './raw-http.js';
 import { runFixtureAgainst } from './run-process-host.js';
 
 runFixtureAgainst('node', (host) => {
-  // Node lets a host answer what its parser refuses (`clientError`): in the contract's shape (issue 11 §6).
+  // Node lets a host answer what its parser refuses (`clientError`): in the contract's shape (docs/decisions.md §9).
   describe('what the HTTP parser refuses is answered in the contract shape', () => {
     it('a malformed request line is 400 bad_request', async () => {
       const answer = await sendRaw(host().baseUrl, 'GARBAGE\r\n\r\n');

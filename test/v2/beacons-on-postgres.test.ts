@@ -1,5 +1,5 @@
 /**
- * Beacon bounds and key checks (issue 11 §6) as operators run them: PostgreSQL accounts and
+ * Beacon bounds and key checks (docs/decisions.md §7) as operators run them: PostgreSQL accounts and
  * the Redis limiter (shared by every instance), two instances of the service.
  */
 import { createServiceFromEnv, type HostedService } from '@catalogue/host-kit';

@@ -1,5 +1,5 @@
 /**
- * The cutover walked on the injected clock (decisions.md §7): T−61d, T−59d, T−31d, T−29d, the
+ * The cutover walked on the injected clock (docs/decisions.md §7): T−61d, T−59d, T−31d, T−29d, the
  * sunset instant and T+1d, for a keeper (search), a demoted (masters/{id}) and an operational
  * (usage) route, with exact status, headers, Location and body.
  */

@@ -2,7 +2,7 @@
  * Node's `clientError`: what its HTTP parser refuses before there is a request — a malformed
  * request line or header, a request line and headers over `--max-http-header-size`, a request
  * that never finished arriving — is answered in the contract's shape (JSON error body,
- * `X-Request-Id`, `Cache-Control: no-store`; issue 11 §6) instead of Node's bare status line.
+ * `X-Request-Id`, `Cache-Control: no-store`; docs/decisions.md §9) instead of Node's bare status line.
  * The statuses are those of Node's own default (lib/_http_server.js, socketOnError).
  */
 import { STATUS_CODES } from 'node:http';

@@ -26,7 +26,7 @@ export function loggingAlarm(logger: Logger): Alarm {
   };
 }
 
-/** Raises each alarm kind at most once per `intervalMs` (decisions.md §8: once a minute). */
+/** Raises each alarm kind at most once per `intervalMs` (docs/decisions.md §8: once a minute). */
 export function throttledAlarm(alarm: Alarm, clock: Clock, intervalMs = 60_000): Alarm {
   const last = new Map<string, number>();
   return {

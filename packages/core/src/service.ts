@@ -1,10 +1,14 @@
 /**
  * createService(ports, config) → { fetch, runJobs }: the whole API as one pure fetch handler.
  *
- * Path of a request: request id → deadline → route match (404/405) → access check (per-IP
- * limit, key gate + limiter, or admin token) → strict query validation → handler → headers
- * (rate limit, request id) → concurrency slot released off the response path. Every error
- * becomes the spec's body in one place (`errorResponse`).
+ * The routes are data: the API's (routes/index.ts, one group a line) and the web pages'
+ * (web/index.ts). Path of a request: request id → route match (http/router.ts: 404, 405 with
+ * Allow, OPTIONS) → cutover (versioning.ts: deprecation headers, 308, 410) → the request
+ * lifetime starts (15 s deadline and client disconnect; every port call gets it) → access check
+ * by the route's kind (gate/admission.ts: key gate + limiter, per-IP limit, admin token) →
+ * strict query validation → the route's handler → headers (rate limit, cutover, request id) →
+ * the concurrency slot released off the response path (the host's waitUntil). Every error
+ * becomes the spec's body in one place (`errorResponse`). docs/architecture.md walks it.
  */
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
 import { consoleLogger, loggingAlarm, pureHasher, systemClock, throttledAlarm } from './defaults.js';

@@ -1,4 +1,4 @@
-/** The tier table of decisions.md §2, and how contract overrides combine with it. */
+/** The tier table of docs/decisions.md §2, and how contract overrides combine with it. */
 import type { Customer, LimitPolicy, TierId } from './ports/index.js';
 
 export const TIER_IDS = ['self_serve_49', 'self_serve_99', 'self_serve_299', 'contract_2000'] as const satisfies readonly TierId[];

@@ -1,5 +1,5 @@
 /**
- * The v1 → v2 cutover (decisions.md §7), driven by CUTOVER_SUNSET_AT and the injected clock.
+ * The v1 → v2 cutover (docs/decisions.md §7), driven by CUTOVER_SUNSET_AT and the injected clock.
  *
  * Every /api/v1 route is one of three kinds:
  * - keeper: it has a /api/v2 twin with the same shape (found in the route list, not listed by hand);

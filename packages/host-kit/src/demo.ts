@@ -4,10 +4,10 @@
  * Not for Lambda or Deno Deploy, whose file systems are read-only: there ADMIN_TOKEN and
  * SECRET_KEY come from the environment.
  *
- * A production database never gets a demo customer unasked (issue 11 §2): the key is issued on
+ * A production database never gets a demo customer unasked (docs/decisions.md §1): the key is issued on
  * the embedded default and the memory demo, and with DATABASE_URL only when
  * CATALOGUE_DEMO_KEY=true. Secrets the operator set (ADMIN_TOKEN) and keys kept on a database
- * are never printed: logs are not a place for them (decisions.md §3).
+ * are never printed: logs are not a place for them (docs/decisions.md §3).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';

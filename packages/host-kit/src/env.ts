@@ -1,5 +1,5 @@
 /**
- * The configuration table of decisions.md §1, read from the environment. Every host reads the
+ * The configuration table of docs/decisions.md §1, read from the environment. Every host reads the
  * same names with the same defaults.
  */
 export type StorageChoice = 'memory' | 'postgres';

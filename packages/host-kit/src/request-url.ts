@@ -2,7 +2,7 @@
  * The one rule every host builds a request's URL by (docs/hosts.md, "The request URL"): the
  * path and query the runtime received, after a validated origin — BASE_URL's when it is set,
  * else the request's scheme and Host. The path never comes from a header, so no Host value can
- * change the routed path and slip past a path-based rule in front of the service (issue 11 §4).
+ * change the routed path and slip past a path-based rule in front of the service (docs/decisions.md §9).
  *
  * A Host that is not an RFC 3986 authority is refused 400 whether or not BASE_URL is set:
  * RFC 9112 §3.2 requires it of every server, and a client then gets the same answer from every

@@ -79,7 +79,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
   if (options.storage?.close) closers.push(options.storage.close.bind(options.storage));
   const limits = await limiterFromEnv(env, store, logger, closers, options.redisPrefix);
   // Runs first at close (closers run in reverse): the limiter's last usage goes to the stores
-  // before their connections close (decisions.md §8, issue 11 §5).
+  // before their connections close (docs/decisions.md §8).
   closers.push(async () => limits.limiter.close?.());
   const { billing, mailer } = await billingFromEnv(env, source, logger);
   const adminToken = env.adminToken ?? options.adminToken ?? null;

@@ -79,7 +79,7 @@ describe('backstops on PostgreSQL', () => {
     expect(warnings).not.toContain('MaxListenersExceededWarning');
   });
 
-  it('never hands an aborted query’s result to the query behind it on the same connection (issue 11)', async () => {
+  it('never hands an aborted query’s result to the query behind it on the same connection (docs/decisions.md §8)', async () => {
     const one = db.connect({ max: 1 });
     const own = new QueryGuard(10);
     const ask = (signal: AbortSignal | undefined, value: string, sleep: number) =>

@@ -1,5 +1,5 @@
 /**
- * The database backstops of decisions.md §8, shared by every port built on one `sql` instance:
+ * The database backstops of docs/decisions.md §8, shared by every port built on one `sql` instance:
  * - at most `maxInFlight` (144) calls in flight across the process; the next one fails at once
  *   with 503 `pool_exhausted` and `Retry-After: 5` instead of queueing behind a stuck pool;
  * - a statement timeout (set per connection by `connectPostgres`) becomes 504 `query_timeout`;
@@ -9,7 +9,7 @@
  * - a lost connection (terminated backend, restarting server) is 503 `database_unavailable`
  *   with `Retry-After: 5`: transient, and postgres.js reconnects on the next query.
  *
- * Why a query is never cancelled (issue 11): postgres.js's `cancel()` of a query that is not
+ * Why a query is never cancelled (docs/decisions.md §8): postgres.js's `cancel()` of a query that is not
  * the one running on its connection (pipelined behind another) leaves its promise unsettled
  * and hands its result to the next query on the connection — one customer's key row answered
  * another customer's lookup. A cancel request that does reach the server can also land on the

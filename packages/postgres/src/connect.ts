@@ -5,7 +5,7 @@
  *   pg_terminate_backend): postgres.js's default backoff grows 3^n / 100 s up to 20 s with the
  *   pool's failure count, so after a burst of terminations queued queries waited out the
  *   request deadline (15 s) for a reconnect; capped at 1 s here, they get a connection or a
- *   503 database_unavailable well inside it (issue 11 §6);
+ *   503 database_unavailable well inside it (docs/decisions.md §8);
  * - a connect timeout under the request deadline (postgres.js's default is 30 s).
  */
 import postgres, { type Options, type Sql } from 'postgres';

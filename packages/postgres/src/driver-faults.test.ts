@@ -1,5 +1,5 @@
 /**
- * The driver under the fault of issue 11 §6: PostgreSQL terminating the pool's backends
+ * The driver under the fault of docs/decisions.md §8: PostgreSQL terminating the pool's backends
  * again and again under load. postgres.js 3.4.9 left queries handed to a connection between
  * its socket's 'error' and 'close' unsettled forever (patches/postgres+3.4.9.patch). Every
  * query must settle, with its own rows or an error, and the pool must keep serving.

@@ -14,7 +14,7 @@
  * - the outage buffer is bounded (`maxBufferedCalls`): past it, a group's calls share one
  *   overflow entry (see usage-ledger.ts for what that trades away).
  * - close() at shutdown: replay and flush as runJobs does while Redis answers; what is still
- *   not durable after that (Redis down, issue 11 §5) is added to durable usage directly, so a
+ *   not durable after that (Redis down, docs/decisions.md §8) is added to durable usage directly, so a
  *   stopping instance loses none of the calls it let through. Those calls may then be missing
  *   from the live Redis counter until it is next seeded; durable usage, the billing record, has
  *   each of them once.
@@ -47,7 +47,7 @@ export interface RedisLimiterOptions {
   clock?: Clock;
   logger?: Logger;
   prefix?: string;
-  /** An admit slower than this fails open (decisions.md §8). */
+  /** An admit slower than this fails open (docs/decisions.md §8). */
   timeoutMs?: number;
   /** Time limit of background store calls (release, replay, flush). */
   backgroundTimeoutMs?: number;

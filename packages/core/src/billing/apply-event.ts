@@ -1,5 +1,5 @@
 /**
- * What each verified Stripe event does (decisions.md §4). Every effect goes through one
+ * What each verified Stripe event does (docs/decisions.md §4). Every effect goes through one
  * atomic Accounts call that also records the event id, so a redelivered or concurrent
  * duplicate changes nothing, and an event older than the customer's last applied one does
  * not undo newer state. Returns the outcome for the log; the webhook answers 200 either way.

@@ -1,6 +1,6 @@
 /**
  * The ranges of the catalogue's ids. Core checks every id a request carries against them
- * before a store sees it (issue 11 §3), so a store may bind any id it is handed as a 32-bit
+ * before a store sees it (docs/decisions.md §6), so a store may bind any id it is handed as a 32-bit
  * integer, and every store answers an id alike:
  *
  * - above `max`, the id is malformed for its documented type: 400 naming the parameter;

@@ -1,5 +1,5 @@
 /**
- * The key gate, in the order decisions.md §3 fixes: missing header → bad shape, checksum or
+ * The key gate, in the order docs/decisions.md §3 fixes: missing header → bad shape, checksum or
  * unknown hash → rotated/revoked → suspended key or customer not in good standing.
  * Shape and checksum are checked before any store read.
  */
@@ -23,7 +23,7 @@ export async function authenticate(request: Request, accounts: Accounts, hasher:
   const found = await accounts.findKeyByHash(hash, lifetime);
   if (!found) throw invalidKey();
   // A store must answer for the key it was asked about. A driver that hands one query's rows
-  // to another (issue 11) would otherwise authenticate this caller as someone else: refuse
+  // to another (docs/decisions.md §8) would otherwise authenticate this caller as someone else: refuse
   // with 500 (logged) rather than answer, bill or reveal another customer's data.
   if (found.key.hash !== hash || found.key.customer_id !== found.customer.id) throw new AccountsMismatch();
   if (found.key.environment !== parsed.environment) throw invalidKey();

@@ -1,9 +1,9 @@
 /**
- * What a beacon must pass before it is stored (issue 11 §6): a genuine, unexpired token
+ * What a beacon must pass before it is stored (docs/decisions.md §7): a genuine, unexpired token
  * (beacon-token.ts); at most BEACON_EVENTS_PER_TOKEN_PER_MINUTE events per token and the
  * configured number per client IP (the limiter's per-subject sliding window, shared by every
  * instance on Redis); and a key that is still active with its customer in good standing, so a
- * rotated or revoked key's searches stop feeding the catalogue at once (decisions.md §3:
+ * rotated or revoked key's searches stop feeding the catalogue at once (docs/decisions.md §3:
  * revocation applies on the next request). The limits fail open like the key gate's.
  */
 

@@ -1,5 +1,5 @@
 /**
- * API key format (decisions.md §3): `ck_live_` or `ck_test_`, then 32 base62 characters:
+ * API key format (docs/decisions.md §3): `ck_live_` or `ck_test_`, then 32 base62 characters:
  * 26 random and a 6-character base62 CRC32 of everything before it. Like GitHub's token
  * format, the checksum lets the gate refuse typos and garbage without a store read.
  */

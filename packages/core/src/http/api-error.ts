@@ -5,7 +5,7 @@
  * `bad_request`, `request_timeout` and `headers_too_large` are the hosts' own refusals of a
  * request the router never sees (a malformed Host, a request line or headers the HTTP parser
  * refuses, a request that never finished arriving): they share the codes so every answer has
- * the same shape (README, "Decisions").
+ * the same shape (docs/decisions.md §9).
  */
 export type ErrorCode =
   | 'bad_request'

@@ -1,8 +1,8 @@
 /**
  * The in-process limiter's monthly counts, optionally backed by durable usage (the Accounts
- * port). Usage is billing data (decisions.md §8): on a database without Redis each instance
+ * port). Usage is billing data (docs/decisions.md §8): on a database without Redis each instance
  * counts in memory, and without a durable backing a restart reset the month and no instance
- * ever wrote `usage_months` (issue 11 §5). With one:
+ * ever wrote `usage_months` (docs/decisions.md §8). With one:
  * - a month's count is seeded from durable usage on its first use in this process;
  * - `flush()` (runJobs, every minute, and close() at shutdown) adds what this instance
  *   admitted since the last flush to durable usage, then re-reads it, so instances sharing a

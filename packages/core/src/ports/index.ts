@@ -5,7 +5,7 @@
  *
  * What core hands a port from a request has passed validation: every id is within its range
  * (catalogue/id-ranges.ts: at most 2³¹−1) and no text holds U+0000 or a lone surrogate
- * (validation/storable.ts), so an adapter binds them as they are (issue 11 §3).
+ * (validation/storable.ts), so an adapter binds them as they are (docs/decisions.md §6).
  */
 import type { Accounts } from './accounts.js';
 import type { Billing, Mailer } from './billing.js';

@@ -66,7 +66,7 @@ export interface Limiter {
   runJobs?(now: number): Promise<void>;
   /**
    * Shutdown, after the last request: make every call this instance admitted durable (usage is
-   * billing data, decisions.md §8). Hosts call it before closing the stores it writes to.
+   * billing data, docs/decisions.md §8). Hosts call it before closing the stores it writes to.
    */
   close?(): Promise<void>;
 }

@@ -2,7 +2,7 @@
  * Text a store can hold. PostgreSQL `text` refuses U+0000 ("invalid byte sequence for encoding
  * UTF8: 0x00") and holds only valid UTF-8, which a lone UTF-16 surrogate has no encoding in
  * (postgres.js would silently store U+FFFD instead, jsonb refuses it). Core refuses such text
- * before any store sees it, so every store answers alike (issue 11 §3): a query value or path
+ * before any store sees it, so every store answers alike (docs/decisions.md §6): a query value or path
  * parameter with U+0000 is `400 invalid_query` naming the parameter, a body field
  * `400 invalid_body` naming the field.
  */

@@ -28,7 +28,7 @@ export const rootRoute = route({
   handler({ config, now, base, routes }) {
     const list = routes.filter((r) => (r.path === base || r.path.startsWith(`${base}/`)) && r.access !== 'admin');
     const sunset = sunsetInstant(config);
-    // The guide is published 60 days before the sunset (decisions.md §7).
+    // The guide is published 60 days before the sunset (docs/decisions.md §7).
     const guide = sunset !== null && cutoverPhase(sunset, now) !== 'none';
     return json({
       name: 'Music Catalogue Data Service',

@@ -20,7 +20,7 @@ export function encodeCursor(position: SearchPosition): string {
 /**
  * The position a cursor holds. Only a hit's position makes a cursor, so an id no hit of its type
  * can have (catalogue/id-ranges.ts) is a tampered cursor: the client's fault, 400 like any other
- * forgery (issue 11 §3), and never an id the store cannot bind.
+ * forgery (docs/decisions.md §6), and never an id the store cannot bind.
  */
 export function decodeCursor(cursor: string): SearchPosition {
   try {
