@@ -10,7 +10,7 @@ import { createServiceFromEnv, type HostedService } from '@catalogue/host-kit';
 import { connectPostgres, createPostgresWriter, migrate } from '@catalogue/postgres';
 import postgres, { type Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/server.js';
+import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
 import { fixtureData } from '../support/fixture-data.js';
 import { type PgCluster, startPrimary, startReplica } from '../support/pg-cluster.js';
 
