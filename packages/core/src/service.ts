@@ -13,7 +13,9 @@
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
 import { consoleLogger, loggingAlarm, pureHasher, systemClock, throttledAlarm } from './defaults.js';
 import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
+import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
+import { KeyCache } from './gate/key-cache.js';
 import { ApiError, errorResponse } from './http/api-error.js';
 import { DeadlineQueue, type RequestLifetime, requestAborted } from './http/deadline.js';
 import { finalize, type Reply } from './http/json.js';
@@ -45,7 +47,15 @@ export interface Service {
 export function createService(input: PortsInput, serviceConfig: ServiceConfig): Service {
   const clock = input.clock ?? systemClock;
   const logger = input.logger ?? consoleLogger();
-  const ports: Ports = { ...input, clock, logger, alarm: throttledAlarm(input.alarm ?? loggingAlarm(logger), clock), hasher: input.hasher ?? pureHasher };
+  const alarm = throttledAlarm(input.alarm ?? loggingAlarm(logger), clock);
+  // A limiter that proves accounts epochs lets the gate cache key lookups (gate/key-cache.ts);
+  // every change the gate reads then moves the epoch on (gate/auth-invalidation.ts).
+  const { limiter } = input;
+  const keyCache = limiter.bumpAuthEpoch ? new KeyCache() : null;
+  const accounts = keyCache
+    ? invalidatingAccounts(input.accounts, limiter as typeof limiter & { bumpAuthEpoch(): Promise<void> }, keyCache, logger, alarm)
+    : input.accounts;
+  const ports: Ports = { ...input, accounts, clock, logger, alarm, hasher: input.hasher ?? pureHasher };
   const config = resolveConfig(serviceConfig);
   // A SECRET_KEY that is set but malformed or short stops the service here, not at the first search.
   beaconSignerFor(config.secretKey);
@@ -110,7 +120,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   function admit(def: RouteDef, state: RequestState): Promise<Admission> {
     switch (def.access) {
       case 'key':
-        return admitKey(state.request, ports, state.now, true, state.lifetime);
+        return admitKey(state.request, ports, state.now, true, state.lifetime, keyCache);
       case 'key-uncounted':
         return admitKey(state.request, ports, state.now, false, state.lifetime);
       case 'public':

@@ -17,6 +17,8 @@ export interface LimiterKeys {
   leases(keyId: string): string;
   /** Short-lived marker that a call id has been counted (makes counting idempotent). */
   call(callId: string): string;
+  /** The accounts epoch: a random id moved on by every change the key gate reads. */
+  readonly authEpoch: string;
 }
 
 export function limiterKeys(prefix: string): LimiterKeys {
@@ -28,5 +30,6 @@ export function limiterKeys(prefix: string): LimiterKeys {
     month: (customerId, environment, month) => `${prefix}:month:${customerId}:${environment}:${month}`,
     leases: (keyId) => `${prefix}:lease:${keyId}`,
     call: (callId) => `${prefix}:call:${callId}`,
+    authEpoch: `${prefix}:auth:epoch`,
   };
 }

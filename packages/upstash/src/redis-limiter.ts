@@ -105,7 +105,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
 
   async function runAdmit(request: AdmitRequest, callId: string, month: string): Promise<Reply> {
     const { customerId, environment, keyId, policy, now } = request;
-    const scriptKeys = [keys.burst(customerId, environment), keys.month(customerId, environment, month), keys.leases(keyId), keys.call(callId)];
+    const scriptKeys = [keys.burst(customerId, environment), keys.month(customerId, environment, month), keys.leases(keyId), keys.call(callId), keys.authEpoch];
     const args = (seed: string) =>
       [
         now,
@@ -120,6 +120,8 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
         seed,
         `g${newId()}`,
         monthTtlMs(month, now),
+        `e${newId()}`,
+        request.authEpoch ?? '',
       ].map(String);
     const reply = await withTimeout(admitScript.exec(scriptKeys, args('')), timeoutMs);
     if (reply[0] !== 'seed') return reply;
@@ -239,7 +241,12 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
         if (error instanceof StoreTimeoutError) void releaseLease(keyId, callId);
         throw error;
       }
-      const [status, gen, used, burst, nextFree] = reply;
+      const [status, gen, used, burst, nextFree, epoch] = reply;
+      const authEpoch = String(epoch);
+      if (status === 'stale') {
+        // The caller's cached key lookup predates a change to accounts: nothing was counted.
+        return { allowed: false, stale: true, reason: null, limit: policy.burstPerMinute, remaining: 0, reset: 0, retryAfterSeconds: 0, monthCount: 0, release: async () => {}, authEpoch };
+      }
       const monthCount = Number(used);
       const burstUsed = Number(burst);
       const nextFreeAt = Number(nextFree);
@@ -248,6 +255,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
         reset: Math.ceil(nextFreeAt / 1000),
         monthCount,
         release: async () => {},
+        authEpoch,
       };
       switch (status) {
         case 'quota':
@@ -376,6 +384,10 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
           });
         }
       }
+    },
+
+    async bumpAuthEpoch() {
+      await withTimeout(redis.set(keys.authEpoch, `e${newId()}`), backgroundTimeoutMs);
     },
 
     pendingCalls: (customerId, environment, month) => ledger.pending(customerId, environment, month),

@@ -40,12 +40,15 @@ end
 `;
 
 /**
- * KEYS: burst log, month hash, lease set, call marker
+ * KEYS: burst log, month hash, lease set, call marker, accounts epoch
  * ARGV: now, windowMs, burstLimit, quota, block (1|0), concurrency, leaseMs, callId,
- *       markerTtlMs, seed ('' when unknown), newGen, monthTtlMs
- * Returns { status, gen, monthCount, burstUsed, nextFreeMs }; status is ok | quota | burst |
- * concurrency | dup (call id already counted) | seed (month counter missing, seed unknown).
- * For ok, burstUsed and nextFreeMs include the call.
+ *       markerTtlMs, seed ('' when unknown), newGen, monthTtlMs, newEpoch, expectedEpoch ('' for none)
+ * Returns { status, gen, monthCount, burstUsed, nextFreeMs, epoch }; status is ok | quota |
+ * burst | concurrency | dup (call id already counted) | seed (month counter missing, seed
+ * unknown) | stale (expectedEpoch is not the accounts epoch: nothing counted, the caller's
+ * cached key lookup is out of date). For ok, burstUsed and nextFreeMs include the call.
+ * The accounts epoch is created with newEpoch when missing (a Redis that restarted empty), so
+ * no cached lookup survives a lost epoch.
  */
 export const ADMIT_SCRIPT = `${SEED_MONTH}${BURST_LOG}
 local now         = tonumber(ARGV[1])
@@ -56,19 +59,26 @@ local block       = ARGV[5] == '1'
 local concurrency = tonumber(ARGV[6])
 local leaseMs     = tonumber(ARGV[7])
 
+local epoch = redis.call('GET', KEYS[5])
+if not epoch then
+  epoch = ARGV[13]
+  redis.call('SET', KEYS[5], epoch)
+end
+if ARGV[14] ~= '' and ARGV[14] ~= epoch then return {'stale', '', 0, 0, 0, epoch} end
+
 if not seed_month(KEYS[2], ARGV[10], ARGV[11], ARGV[12]) then return {'seed'} end
 local gen  = redis.call('HGET', KEYS[2], 'g')
 local used = tonumber(redis.call('HGET', KEYS[2], 'n'))
 
 -- A late delivery of a call that a replay already counted: count nothing twice.
-if redis.call('EXISTS', KEYS[4]) == 1 then return {'dup', gen, used, 0, 0} end
+if redis.call('EXISTS', KEYS[4]) == 1 then return {'dup', gen, used, 0, 0, epoch} end
 
 local burstUsed, nextFree = burst_log(KEYS[1], now, window)
-if block and used >= quota then return {'quota', gen, used, burstUsed, nextFree} end
-if burstUsed >= tokens then return {'burst', gen, used, burstUsed, nextFree} end
+if block and used >= quota then return {'quota', gen, used, burstUsed, nextFree, epoch} end
+if burstUsed >= tokens then return {'burst', gen, used, burstUsed, nextFree, epoch} end
 
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-if redis.call('ZCARD', KEYS[3]) >= concurrency then return {'concurrency', gen, used, burstUsed, nextFree} end
+if redis.call('ZCARD', KEYS[3]) >= concurrency then return {'concurrency', gen, used, burstUsed, nextFree, epoch} end
 
 redis.call('ZADD', KEYS[1], now, ARGV[8])
 redis.call('PEXPIRE', KEYS[1], window + 1000)
@@ -77,7 +87,7 @@ used = redis.call('HINCRBY', KEYS[2], 'n', 1)
 redis.call('ZADD', KEYS[3], now + leaseMs, ARGV[8])
 redis.call('PEXPIRE', KEYS[3], leaseMs + 1000)
 redis.call('SET', KEYS[4], gen, 'PX', ARGV[9])
-return {'ok', gen, used, burstUsed + 1, nextFree}
+return {'ok', gen, used, burstUsed + 1, nextFree, epoch}
 `;
 
 /**

@@ -3,7 +3,7 @@
  * Stripe Billing port pointed at the local stand-in, and a mailer (the real smtp:// transport
  * unless a test swaps it). Webhook events are signed with the `stripe` package itself.
  */
-import { type Accounts, createService, type LogRecord, type Mailer, type RequestContextInput } from '@catalogue/core';
+import { type Accounts, createService, type Limiter, type LogRecord, type Mailer, type RequestContextInput } from '@catalogue/core';
 import { createManualClock, createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter, type MemoryAccounts } from '@catalogue/core/memory';
 import { createStripeBilling, mailerFromTransport } from '@catalogue/stripe';
 import Stripe from 'stripe';
@@ -23,6 +23,8 @@ export interface HarnessOptions {
   mailer?: Mailer;
   baseUrl?: string;
   now?: string;
+  /** The limiter (default: a memory limiter); e.g. a Redis limiter shared by two harnesses. */
+  limiter?: Limiter;
 }
 
 export function createBillingHarness(options: HarnessOptions) {
@@ -34,7 +36,7 @@ export function createBillingHarnessOn<A extends Accounts>(options: HarnessOptio
   const logs: LogRecord[] = [];
   const alarms: Array<{ kind: string; detail: Record<string, unknown> }> = [];
   const logger = { log: (r: LogRecord) => logs.push(r) };
-  const limiter = createMemoryLimiter();
+  const limiter = options.limiter ?? createMemoryLimiter();
   const clock = createManualClock(options.now ?? '2026-03-10T12:00:00Z');
   const mailer = options.mailer ?? mailerFromTransport(options.mailTransport, { from: 'keys@catalogue.test', logger });
   const billing = createStripeBilling({

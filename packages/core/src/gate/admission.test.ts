@@ -9,6 +9,7 @@ import type { Limiter, LogRecord, Ports, TierId } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
 import { admitKey, admitPublic, checkAdmin } from './admission.js';
 import { issueCustomerKey } from './issue-key.js';
+import { KeyCache } from './key-cache.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
 
@@ -29,7 +30,7 @@ function portsWith(limiter: Limiter = createMemoryLimiter()) {
     const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier, environment: 'test' }, new Date(NOW));
     return { plaintext: issued.plaintext, customerId: issued.customer.id };
   };
-  return { ports, logs, alarms, key };
+  return { ports, logs, alarms, key, accounts };
 }
 
 const withKey = (key: string) => new Request('http://x.test/api/v1/search', { headers: { 'x-api-key': key } });
@@ -134,5 +135,72 @@ describe('checkAdmin: the ADMIN_TOKEN bearer', () => {
 
   it('admits nobody without a configured token', async () => {
     await expect(checkAdmin(bearer(''), resolveConfig({ baseUrl: 'http://x.test' }))).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+});
+
+describe('admitKey with the key cache', () => {
+  const request = (key: string) => new Request('http://t/api/v1/masters/1', { headers: { 'x-api-key': key } });
+  const lifetime = {};
+
+  it('reads the store until an epoch is known, then caches, and reads again once the epoch moves on', async () => {
+    const limiter = createMemoryLimiter({ authEpochs: true });
+    const { ports, accounts, key } = portsWith(limiter);
+    const { plaintext } = await key();
+    let reads = 0;
+    const find = accounts.findKeyByHash.bind(accounts);
+    ports.accounts = { ...accounts, findKeyByHash: (hash, options) => (reads++, find(hash, options)) };
+    const cache = new KeyCache();
+    for (let i = 0; i < 5; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    // The first read learns the epoch, the second is cached under it, the rest need no read.
+    expect(reads).toBe(2);
+    await limiter.bumpAuthEpoch?.();
+    for (let i = 0; i < 5; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    expect(reads).toBe(3);
+  });
+
+  it('does not cache a read that a change raced (the epoch moved between the read and the admit)', async () => {
+    const limiter = createMemoryLimiter({ authEpochs: true });
+    const { ports, accounts, key } = portsWith(limiter);
+    const { plaintext } = await key();
+    const cache = new KeyCache();
+    await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    let reads = 0;
+    const find = accounts.findKeyByHash.bind(accounts);
+    // Every read is raced by a change that lands before the admit.
+    ports.accounts = {
+      ...accounts,
+      findKeyByHash: async (hash, options) => {
+        reads++;
+        const found = await find(hash, options);
+        await limiter.bumpAuthEpoch?.();
+        return found;
+      },
+    };
+    for (let i = 0; i < 4; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    expect(reads).toBe(4);
+    expect(cache.size).toBe(0);
+  });
+
+  it('never answers from the cache while the limiter fails: the store is read, and the call fails open once', async () => {
+    const limiter = createMemoryLimiter({ authEpochs: true });
+    const { ports, accounts, key, logs } = portsWith(limiter);
+    const { plaintext } = await key();
+    const cache = new KeyCache();
+    for (let i = 0; i < 3; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    let admits = 0;
+    let reads = 0;
+    const find = accounts.findKeyByHash.bind(accounts);
+    ports.accounts = { ...accounts, findKeyByHash: (hash, options) => (reads++, find(hash, options)) };
+    ports.limiter = {
+      ...limiter,
+      admit: async () => {
+        admits++;
+        throw new Error('store away');
+      },
+    };
+    const admission = await admitKey(request(plaintext), ports, NOW, true, lifetime, cache);
+    expect(admission.headers).toBeNull();
+    expect({ admits, reads }).toEqual({ admits: 1, reads: 1 });
+    expect(logs.filter((record) => record.kind === 'ratelimit.fail_open')).toHaveLength(1);
   });
 });

@@ -7,10 +7,11 @@
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../http/route.js';
-import type { AdmitRequest, CallOptions, Ports } from '../ports/index.js';
+import type { AdmitRequest, CallOptions, LimitDecision, Ports } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, presentedKey, principalOf } from './authenticate.js';
 import { constantTimeEqual } from './hash.js';
+import type { KeyCache } from './key-cache.js';
 import { rateLimited, rateLimitHeaders } from './limit-headers.js';
 
 export interface Admission {
@@ -21,45 +22,92 @@ export interface Admission {
   release: (() => Promise<void>) | null;
 }
 
-/** `lifetime` is the request's: its AbortSignal is only made when the store reads it. */
-export async function admitKey(request: Request, ports: Ports, now: number, counted: boolean, lifetime: CallOptions): Promise<Admission> {
-  const principal = await authenticate(request, ports.accounts, ports.hasher, lifetime);
-  const admitRequest: AdmitRequest = {
-    customerId: principal.customer.id,
-    environment: principal.key.environment,
-    keyId: principal.key.id,
-    policy: principal.policy,
-    now,
-  };
-  try {
-    if (!counted) {
-      return { principal, headers: rateLimitHeaders(await ports.limiter.peek(admitRequest)), release: null };
+/**
+ * `lifetime` is the request's: its AbortSignal is only made when the store reads it. `cache`
+ * is the service's key cache when its limiter proves accounts epochs (key-cache.ts); counted
+ * calls then skip the store's key lookup while the limiter's answer shows the entry current.
+ */
+export async function admitKey(
+  request: Request,
+  ports: Ports,
+  now: number,
+  counted: boolean,
+  lifetime: CallOptions,
+  cache: KeyCache | null = null,
+): Promise<Admission> {
+  if (!counted) {
+    const principal = await authenticate(request, ports.accounts, ports.hasher, lifetime);
+    try {
+      return { principal, headers: rateLimitHeaders(await ports.limiter.peek(admitRequestOf(principal, now))), release: null };
+    } catch (error) {
+      return failOpen(ports, principal, error);
     }
-    const decision = await ports.limiter.admit(admitRequest);
-    if (!decision.allowed) throw rateLimited(decision, decision.reason ?? 'burst');
-    // Once per customer and month: live and test cross separately, and runJobs backs up a
-    // crossing the gate missed; the claim makes all of them one alarm.
-    if (
-      principal.policy.quotaMode === 'contract' &&
-      decision.monthCount === CONTRACT_REVIEW_CALLS + 1 &&
-      (await ports.accounts.claimContractReview(principal.customer.id, monthOf(now)).catch(() => true))
-    ) {
-      const detail = { customer_id: principal.customer.id, environment: principal.key.environment, month: monthOf(now), calls: decision.monthCount };
-      ports.logger.log({ level: 'warn', kind: 'quota.contract_review', ...detail });
-      ports.alarm.raise('quota.contract_review', detail);
-    }
-    return { principal, headers: rateLimitHeaders(decision), release: decision.release };
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    const detail = {
-      customer_id: principal.customer.id,
-      key_prefix: principal.key.display_prefix,
-      error: error instanceof Error ? error.message : String(error),
-    };
-    ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', ...detail });
-    ports.alarm.raise('ratelimit.fail_open', detail);
-    return { principal, headers: null, release: null };
   }
+  const presented = presentedKey(request, ports.hasher);
+  const cached = cache?.get(presented.hash, now);
+  if (cache && cached) {
+    const principal = principalOf(cached.found, presented);
+    let decision: LimitDecision;
+    try {
+      decision = await ports.limiter.admit({ ...admitRequestOf(principal, now), authEpoch: cached.epoch });
+    } catch (error) {
+      // Without the limiter's answer nothing proves the entry current: read the store, then fail
+      // open (the limiter has already kept this call for its replay; it is not admitted twice).
+      cache.delete(presented.hash);
+      return failOpen(ports, principalOf(await ports.accounts.findKeyByHash(presented.hash, lifetime), presented), error);
+    }
+    if (!decision.stale) return admitted(ports, principal, decision, now);
+    cache.delete(presented.hash);
+    // The epoch is known current now: a read from here on that finds it unchanged can be cached.
+    if (decision.authEpoch !== undefined) cache.lastEpoch = decision.authEpoch;
+  }
+  // The epoch seen before the read: if it is still current after the read, no change raced it.
+  const epochBefore = cache?.lastEpoch ?? null;
+  const found = await ports.accounts.findKeyByHash(presented.hash, lifetime);
+  const principal = principalOf(found, presented);
+  let decision: LimitDecision;
+  try {
+    decision = await ports.limiter.admit(admitRequestOf(principal, now));
+  } catch (error) {
+    return failOpen(ports, principal, error);
+  }
+  if (cache && decision.authEpoch !== undefined) {
+    if (epochBefore !== null && decision.authEpoch === epochBefore && found) cache.set(presented.hash, found, epochBefore, now);
+    cache.lastEpoch = decision.authEpoch;
+  }
+  return admitted(ports, principal, decision, now);
+}
+
+function admitRequestOf(principal: Principal, now: number): AdmitRequest {
+  return { customerId: principal.customer.id, environment: principal.key.environment, keyId: principal.key.id, policy: principal.policy, now };
+}
+
+async function admitted(ports: Ports, principal: Principal, decision: LimitDecision, now: number): Promise<Admission> {
+  if (!decision.allowed) throw rateLimited(decision, decision.reason ?? 'burst');
+  // Once per customer and month: live and test cross separately, and runJobs backs up a
+  // crossing the gate missed; the claim makes all of them one alarm.
+  if (
+    principal.policy.quotaMode === 'contract' &&
+    decision.monthCount === CONTRACT_REVIEW_CALLS + 1 &&
+    (await ports.accounts.claimContractReview(principal.customer.id, monthOf(now)).catch(() => true))
+  ) {
+    const detail = { customer_id: principal.customer.id, environment: principal.key.environment, month: monthOf(now), calls: decision.monthCount };
+    ports.logger.log({ level: 'warn', kind: 'quota.contract_review', ...detail });
+    ports.alarm.raise('quota.contract_review', detail);
+  }
+  return { principal, headers: rateLimitHeaders(decision), release: decision.release };
+}
+
+function failOpen(ports: Ports, principal: Principal, error: unknown): Admission {
+  if (error instanceof ApiError) throw error;
+  const detail = {
+    customer_id: principal.customer.id,
+    key_prefix: principal.key.display_prefix,
+    error: error instanceof Error ? error.message : String(error),
+  };
+  ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', ...detail });
+  ports.alarm.raise('ratelimit.fail_open', detail);
+  return { principal, headers: null, release: null };
 }
 
 export async function admitPublic(ip: string, ports: Ports, config: ResolvedConfig, now: number): Promise<Admission> {

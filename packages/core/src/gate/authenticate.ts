@@ -5,28 +5,37 @@
  */
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../http/route.js';
-import type { Accounts, CallOptions, Hasher } from '../ports/index.js';
+import type { Accounts, CallOptions, Hasher, KeyWithCustomer } from '../ports/index.js';
 import { policyFor } from '../tiers.js';
 import { parseApiKey } from './key-format.js';
 
 /** Days a past_due customer keeps the grace window before keys are suspended. */
 export const GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 
-export async function authenticate(request: Request, accounts: Accounts, hasher: Hasher, lifetime?: CallOptions): Promise<Principal> {
+/** The presented key, checked for shape and checksum without any store read, and its hash. */
+export interface PresentedKey {
+  hash: string;
+  environment: 'live' | 'test';
+}
+
+export function presentedKey(request: Request, hasher: Hasher): PresentedKey {
   const presented = request.headers.get('x-api-key');
   if (presented === null || presented === '') {
     throw new ApiError(401, 'missing_api_key', { message: 'send your key in the X-API-Key header' });
   }
   const parsed = parseApiKey(presented);
   if (!parsed) throw invalidKey();
-  const hash = hasher.sha256Hex(presented);
-  const found = await accounts.findKeyByHash(hash, lifetime);
+  return { hash: hasher.sha256Hex(presented), environment: parsed.environment };
+}
+
+/** The caller a found key row stands for, or the 401/402 it gets (in the order of §3). */
+export function principalOf(found: KeyWithCustomer | null, presented: PresentedKey): Principal {
   if (!found) throw invalidKey();
   // A store must answer for the key it was asked about. A driver that hands one query's rows
   // to another (docs/decisions.md §8) would otherwise authenticate this caller as someone else: refuse
   // with 500 (logged) rather than answer, bill or reveal another customer's data.
-  if (found.key.hash !== hash || found.key.customer_id !== found.customer.id) throw new AccountsMismatch();
-  if (found.key.environment !== parsed.environment) throw invalidKey();
+  if (found.key.hash !== presented.hash || found.key.customer_id !== found.customer.id) throw new AccountsMismatch();
+  if (found.key.environment !== presented.environment) throw invalidKey();
   const { key, customer } = found;
   if (key.status === 'rotated' || key.status === 'revoked') {
     throw new ApiError(401, 'revoked_api_key', { message: 'this key was rotated or revoked' });
@@ -35,6 +44,11 @@ export async function authenticate(request: Request, accounts: Accounts, hasher:
     throw new ApiError(402, 'payment_required', { message: 'the account has an unpaid invoice; pay it to restore access' });
   }
   return { key, customer, policy: policyFor(customer) };
+}
+
+export async function authenticate(request: Request, accounts: Accounts, hasher: Hasher, lifetime?: CallOptions): Promise<Principal> {
+  const presented = presentedKey(request, hasher);
+  return principalOf(await accounts.findKeyByHash(presented.hash, lifetime), presented);
 }
 
 /** The store answered a key lookup with another key's row: a fault of the store, never of the caller. */

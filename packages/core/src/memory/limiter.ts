@@ -38,9 +38,19 @@ export interface MemoryLimiterOptions {
   /** Durable monthly usage to seed from and flush to (omit for a purely in-memory limiter). */
   durable?: DurableUsage;
   logger?: Logger;
+  /**
+   * Prove accounts epochs (Limiter.bumpAuthEpoch) so the gate caches key lookups. Only for one
+   * process that every accounts change goes through (tests, a single embedded instance): the
+   * epoch lives in this process, so another instance's change could not move it.
+   */
+  authEpochs?: boolean;
 }
 
 const noRelease = async () => {};
+
+function staleDecision(limit: number, authEpoch: string): LimitDecision {
+  return { allowed: false, stale: true, reason: null, limit, remaining: 0, reset: 0, retryAfterSeconds: 0, monthCount: 0, release: noRelease, authEpoch };
+}
 
 export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryLimiter {
   // customer id → environment → counters: nested maps spare a key concatenation per call.
@@ -51,6 +61,8 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
     owners.get(state.customerId)?.[state.environment]?.months.delete(state.month),
   );
   let nextLease = 1;
+  const epochs = options.authEpochs === true;
+  let epoch = crypto.randomUUID();
 
   /** The month's count, seeded from durable usage on first use (no await once seeded). */
   function monthState(owner: Owner, customerId: string, environment: Environment, month: string): MonthState | Promise<MonthState> {
@@ -98,6 +110,7 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
   return {
     async admit(request: AdmitRequest): Promise<LimitDecision> {
       const { policy, now } = request;
+      if (epochs && request.authEpoch !== undefined && request.authEpoch !== epoch) return staleDecision(policy.burstPerMinute, epoch);
       const owner = ownerOf(request.customerId, request.environment);
       const month = monthOf(now);
       let state = monthState(owner, request.customerId, request.environment, month);
@@ -131,6 +144,7 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
           retryAfterSeconds,
           monthCount: used,
           release: noRelease,
+          ...(epochs ? { authEpoch: epoch } : {}),
         };
       }
 
@@ -149,6 +163,7 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
         release: async () => {
           held.delete(leaseId);
         },
+        ...(epochs ? { authEpoch: epoch } : {}),
       };
     },
 
@@ -183,6 +198,14 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
     async close() {
       await counts.flush(monthOf(Date.now()));
     },
+
+    ...(epochs
+      ? {
+          async bumpAuthEpoch() {
+            epoch = crypto.randomUUID();
+          },
+        }
+      : {}),
 
     inFlight(keyId, now) {
       return liveLeases(keyId, now).size;

@@ -21,6 +21,8 @@ export interface TestServiceOptions {
   config?: Partial<ServiceConfig>;
   /** Start of the manual clock. */
   now?: number | Date | string;
+  /** The gate's key cache, as on Redis (the memory limiter proves accounts epochs in process). */
+  keyCache?: boolean;
 }
 
 export interface TestService {
@@ -40,7 +42,7 @@ export interface TestService {
 
 export function createTestService(options: TestServiceOptions = {}): TestService {
   const accounts = createMemoryAccounts();
-  const limiter = createMemoryLimiter();
+  const limiter = createMemoryLimiter({ authEpochs: options.keyCache === true });
   const clock = createManualClock(options.now);
   const logs: LogRecord[] = [];
   const alarms: TestService['alarms'] = [];

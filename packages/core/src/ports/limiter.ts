@@ -20,6 +20,12 @@ export interface AdmitRequest {
   policy: LimitPolicy;
   /** Epoch milliseconds from the injected clock. */
   now: number;
+  /**
+   * The accounts epoch a cached principal was read under (gate/key-cache.ts). A limiter that
+   * proves epochs (`bumpAuthEpoch`) answers `stale` without counting when the epoch has moved
+   * on since: the cached key or customer may have changed, so the gate reads them again.
+   */
+  authEpoch?: string;
 }
 
 export interface LimitDecision {
@@ -37,6 +43,10 @@ export interface LimitDecision {
   monthCount: number;
   /** Frees the concurrency slot taken by an admitted call; idempotent. */
   release(): Promise<void>;
+  /** The accounts epoch as the limiter's store holds it now (limiters that prove epochs). */
+  authEpoch?: string;
+  /** True when `AdmitRequest.authEpoch` was given and is no longer current: nothing was counted. */
+  stale?: boolean;
 }
 
 export interface BurstState {
@@ -64,6 +74,13 @@ export interface Limiter {
   admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision>;
   /** Periodic work (usage persistence, replay of buffered increments). */
   runJobs?(now: number): Promise<void>;
+  /**
+   * Moves the accounts epoch on, shared by every instance: called after any change of a key or
+   * customer that the gate reads (revoke, rotate, suspension, restoration, tier, overage), so
+   * no instance's key cache answers from before it (docs/decisions.md §3). A limiter without it
+   * cannot prove a cache fresh, and the gate reads the store on every request.
+   */
+  bumpAuthEpoch?(): Promise<void>;
   /**
    * Shutdown, after the last request: make every call this instance admitted durable (usage is
    * billing data, docs/decisions.md §8). Hosts call it before closing the stores it writes to.
