@@ -45,3 +45,30 @@ describe('masters/batch over serialized records', () => {
     expect(body.missing).toEqual([999_999_999, 888_888_888]);
   });
 });
+
+describe('masters/{id} over serialized records', () => {
+  async function masterAnswer(catalogue: Catalogue, path: string): Promise<{ status: number; text: string }> {
+    const accounts = createMemoryAccounts();
+    const service = createService({ catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } }, { baseUrl: 'http://x.test' });
+    const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier: 'contract_2000', environment: 'test' }, new Date());
+    const res = await service.fetch(new Request(`http://x.test${path}`, { headers: { 'x-api-key': issued.plaintext } }));
+    const text = await res.text();
+    // The request id differs per answer; the rest must not.
+    return { status: res.status, text: text.replace(/"request_id":"[^"]+"/, '"request_id":"…"') };
+  }
+
+  it('gives the same bytes as over parsed records, and the same 404', async () => {
+    const data = fixtureData();
+    const parsed = createMemoryCatalogue(data);
+    const serialized = createMemoryCatalogue(data);
+    let serializedCalls = 0;
+    serialized.mastersJson = async (wanted, options) => {
+      serializedCalls++;
+      return (await serialized.masters(wanted, options)).map((m) => ({ master_id: m.master_id, json: JSON.stringify(m) }));
+    };
+    for (const path of ['/api/v1/masters/113', '/api/v1/masters/999999999']) {
+      expect(await masterAnswer(serialized, path)).toEqual(await masterAnswer(parsed, path));
+    }
+    expect(serializedCalls).toBe(2);
+  });
+});

@@ -39,7 +39,7 @@ describe.each(TRANSPORTS)('fail-open over %s', (transportName) => {
     await server.start();
     transports = [await openTransport(transportName, server.url), await openTransport(transportName, server.url)];
     accounts = createMemoryAccounts();
-    limiters = transports.map((t) => createRedisLimiter({ redis: t.redis, accounts, prefix: 'fo', timeoutMs: TIMEOUT_MS }));
+    limiters = transports.map((t) => createRedisLimiter({ redis: t.commands, accounts, prefix: 'fo', timeoutMs: TIMEOUT_MS }));
     // Warm up (connections, script cache) so the 50 ms budget measures the store, not a cold start.
     for (const l of limiters) {
       for (let attempt = 0; attempt < 20; attempt++) {
@@ -105,7 +105,7 @@ describe.each(TRANSPORTS)('fail-open over %s', (transportName) => {
     const customerId = 'cus_long_outage';
     const records: Array<{ kind: string }> = [];
     const bounded = createRedisLimiter({
-      redis: transports[0]!.redis,
+      redis: transports[0]!.commands,
       accounts,
       prefix: 'fo-cap',
       timeoutMs: TIMEOUT_MS,

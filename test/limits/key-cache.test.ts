@@ -43,7 +43,7 @@ beforeAll(async () => {
   redis = await createRedisProcess();
   await redis.start();
   transports = [await openTransport('tcp', redis.url), await openTransport('tcp', redis.url)];
-  const [one, two] = transports.map((t) => createRedisLimiter({ redis: t.redis, accounts, prefix: 'keycache', timeoutMs: 1_000 }));
+  const [one, two] = transports.map((t) => createRedisLimiter({ redis: t.commands, accounts, prefix: 'keycache', timeoutMs: 1_000 }));
   a = createBillingHarnessOn({ stripeApi, mailer, limiter: one }, counted);
   b = createBillingHarnessOn({ stripeApi, mailer, limiter: two }, counted);
 }, 60_000);

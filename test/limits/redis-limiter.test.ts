@@ -31,7 +31,7 @@ describe.each(TRANSPORTS)('Redis limiter over %s', (transportName) => {
   function pair(): [RedisLimiter, RedisLimiter] {
     const prefix = uniquePrefix(transportName);
     prefixes.push(prefix);
-    const make = (t: Transport) => createRedisLimiter({ redis: t.redis, accounts, prefix, timeoutMs: 5_000 });
+    const make = (t: Transport) => createRedisLimiter({ redis: t.commands, accounts, prefix, timeoutMs: 5_000 });
     return [make(transports[0]!), make(transports[1]!)];
   }
 

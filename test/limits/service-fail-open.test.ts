@@ -39,7 +39,7 @@ describe.each(TRANSPORTS)('service on the Redis limiter over %s', (transportName
       // A generous timeout: a dead store fails on the connection error at once, and a loaded
       // machine must not turn a slow-but-alive call into a fail-open here (fail-open.test.ts
       // covers the 50 ms timer).
-      const limiter = createRedisLimiter({ redis: t.redis, accounts, clock, prefix: 'svc', timeoutMs: 1_000 });
+      const limiter = createRedisLimiter({ redis: t.commands, accounts, clock, prefix: 'svc', timeoutMs: 1_000 });
       const service = createService(
         { catalogue, accounts, limiter, clock, logger: { log: (r) => logs.push(r) }, alarm: { raise: (kind) => alarms.push(kind) } },
         { baseUrl: BASE, adminToken: 'admin' },

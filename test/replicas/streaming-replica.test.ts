@@ -94,6 +94,9 @@ beforeAll(async () => {
       DATABASE_REPLICA_URLS: `${replicaA.url('catalogue')},${replicaB.url('catalogue')}`,
       ADMIN_TOKEN,
       LOG_LEVEL: 'error',
+      // Without the in-process record cache, every master read reaches a database: the test
+      // counts where reads land (test/catalogue/record-cache-on-postgres.test.ts covers the cache).
+      CATALOGUE_CACHE_MB: '0',
     },
     { logger: { log: (record) => logged.push(record) } },
   );

@@ -23,6 +23,8 @@ export interface HostEnv {
   databaseReplicaUrls: string[];
   dataDir: string;
   databasePoolMax: number;
+  /** CATALOGUE_CACHE_MB: master records kept per process until the next import (0: none). */
+  catalogueCacheMb: number;
   redisUrl: string | null;
   upstashUrl: string | null;
   upstashToken: string | null;
@@ -103,6 +105,7 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     databaseReplicaUrls: replicaUrls(env.DATABASE_REPLICA_URLS, env.DATABASE_URL),
     dataDir: env.CATALOGUE_DATA_DIR || './.data',
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
+    catalogueCacheMb: int(env.CATALOGUE_CACHE_MB, 64, 'CATALOGUE_CACHE_MB'),
     redisUrl: env.REDIS_URL || null,
     upstashUrl: env.UPSTASH_REDIS_REST_URL || null,
     upstashToken: env.UPSTASH_REDIS_REST_TOKEN || null,

@@ -138,9 +138,16 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
   pg.guardFor(sql, { logger });
   if (migrate) await pg.migrate(sql);
   const host = (url: string) => new URL(url).host;
+  // The catalogue's generation (advanced by each import's finish()) and the master records kept
+  // until the next one; CATALOGUE_CACHE_MB=0 keeps none.
+  const generation = pg.watchCatalogueGeneration(sql, { logger });
+  closers.push(() => generation.close());
+  await generation.ready;
+  const recordCache = env.catalogueCacheMb > 0 ? new pg.RecordCache(generation, env.catalogueCacheMb * 1024 * 1024) : undefined;
+  const cached = recordCache ? { recordCache } : {};
   if (env.databaseReplicaUrls.length === 0) {
     return {
-      catalogue: pg.createPostgresCatalogue(sql),
+      catalogue: pg.createPostgresCatalogue(sql, cached),
       accounts: pg.createPostgresAccounts(sql),
       description: `PostgreSQL ${host(env.databaseUrl as string)}`,
     };
@@ -152,7 +159,7 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
     pg.guardFor(replica, { logger });
     return { name: host(url), sql: replica };
   });
-  const replicated = pg.createReplicatedCatalogue(sql, replicas, { logger });
+  const replicated = pg.createReplicatedCatalogue(sql, replicas, { logger, generation, ...cached });
   closers.push(() => replicated.close());
   await replicated.ready;
   return {
@@ -176,7 +183,7 @@ async function limiterFromEnv(
     );
     const tcp = createTcpRedis(env.redisUrl);
     closers.push(() => tcp.close());
-    return { limiter: upstash.createRedisLimiter({ redis: tcp.redis, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'redis (tcp)' };
+    return { limiter: upstash.createRedisLimiter({ redis: tcp.commands, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'redis (tcp)' };
   }
   if (env.upstashUrl && env.upstashToken) {
     const [upstash, { Redis }] = await optionalPeer(['@catalogue/upstash', '@upstash/redis'], 'UPSTASH_REDIS_REST_URL', () =>

@@ -13,6 +13,7 @@ export {
   requestAborted,
 } from './backstops.js';
 export { createPostgresCatalogue, type PostgresCatalogueOptions } from './catalogue/index.js';
+export { DEFAULT_RECORD_CACHE_BYTES, RecordCache } from './catalogue/record-cache.js';
 export { type ConnectOptions, connectPostgres } from './connect.js';
 export { MIGRATION_LOCK_KEY, type Migration, migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations.generated.js';

@@ -1,4 +1,5 @@
 /** @catalogue/upstash: the Limiter on @upstash/redis (Upstash REST; Redis over TCP from `@catalogue/upstash/tcp`). */
+export { fromUpstash, isLimiterCommands, type LimiterCommands } from './commands.js';
 export { type LimiterKeys, limiterKeys } from './keys.js';
 export {
   BURST_WINDOW_MS,

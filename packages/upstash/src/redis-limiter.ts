@@ -22,6 +22,7 @@
 import type { Accounts, AdmitRequest, BurstState, Clock, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '@catalogue/core';
 import { monthOf, nextMonthStart } from '@catalogue/core';
 import type { Redis } from '@upstash/redis';
+import { fromUpstash, isLimiterCommands, type LimiterCommands } from './commands.js';
 import { type LimiterKeys, limiterKeys } from './keys.js';
 import { ADMIT_SCRIPT, PEEK_SCRIPT, PUBLIC_SCRIPT, REPLAY_SCRIPT } from './scripts.js';
 import { createUsageLedger, type LedgerGroup, type UsageLedger } from './usage-ledger.js';
@@ -40,8 +41,8 @@ const REPLAY_CHUNK = 500;
 export const MAX_BUFFERED_CALLS = 100_000;
 
 export interface RedisLimiterOptions {
-  /** An @upstash/redis client: REST (`new Redis({ url, token })`) or TCP (`createTcpRedis`). */
-  redis: Redis;
+  /** An @upstash/redis client (REST: `new Redis({ url, token })`), or the TCP commands of `createTcpRedis(url).commands`. */
+  redis: Redis | LimiterCommands;
   /** Durable monthly usage (the Accounts port). */
   accounts: Pick<Accounts, 'addUsage' | 'getUsage'>;
   clock?: Clock;
@@ -67,7 +68,7 @@ export interface RedisLimiter extends Limiter {
 type Reply = Array<string | number | null>;
 
 export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
-  const { redis, accounts } = options;
+  const { accounts } = options;
   const clock = options.clock ?? { now: () => Date.now() };
   const logger = options.logger;
   const timeoutMs = options.timeoutMs ?? 50;
@@ -76,10 +77,12 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   const newId = () => crypto.randomUUID();
   const ledger: UsageLedger = createUsageLedger({ maxBufferedCalls: options.maxBufferedCalls ?? MAX_BUFFERED_CALLS, newId });
 
-  const admitScript = redis.createScript<Reply>(ADMIT_SCRIPT);
-  const replayScript = redis.createScript<Reply>(REPLAY_SCRIPT);
-  const peekScript = redis.createScript<[number, number]>(PEEK_SCRIPT);
-  const publicScript = redis.createScript<number>(PUBLIC_SCRIPT);
+  const redis = isLimiterCommands(options.redis) ? options.redis : fromUpstash(options.redis);
+  const script = <T>(lua: string) => ({ exec: (keys: string[], args: string[]) => redis.evalScript<T>(lua, keys, args) });
+  const admitScript = script<Reply>(ADMIT_SCRIPT);
+  const replayScript = script<Reply>(REPLAY_SCRIPT);
+  const peekScript = script<[number, number]>(PEEK_SCRIPT);
+  const publicScript = script<number>(PUBLIC_SCRIPT);
 
   // A relative TTL (Redis' own clock may disagree with the injected one): the rest of the
   // month as the caller sees it, plus the grace.
@@ -118,9 +121,11 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
         callId,
         CALL_MARKER_TTL_MS,
         seed,
-        `g${newId()}`,
+        // A fresh generation or epoch is needed only when the script creates one; the call's
+        // own id is unique already, so no further random id per call.
+        `g${callId}`,
         monthTtlMs(month, now),
-        `e${newId()}`,
+        `e${callId}`,
         request.authEpoch ?? '',
       ].map(String);
     const reply = await withTimeout(admitScript.exec(scriptKeys, args('')), timeoutMs);
@@ -245,7 +250,18 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
       const authEpoch = String(epoch);
       if (status === 'stale') {
         // The caller's cached key lookup predates a change to accounts: nothing was counted.
-        return { allowed: false, stale: true, reason: null, limit: policy.burstPerMinute, remaining: 0, reset: 0, retryAfterSeconds: 0, monthCount: 0, release: async () => {}, authEpoch };
+        return {
+          allowed: false,
+          stale: true,
+          reason: null,
+          limit: policy.burstPerMinute,
+          remaining: 0,
+          reset: 0,
+          retryAfterSeconds: 0,
+          monthCount: 0,
+          release: async () => {},
+          authEpoch,
+        };
       }
       const monthCount = Number(used);
       const burstUsed = Number(burst);
@@ -312,7 +328,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
 
     async monthCount(customerId, environment, month) {
       try {
-        const live = await withTimeout(redis.hget<number | string>(keys.month(customerId, environment, month), 'n'), timeoutMs);
+        const live = await withTimeout(redis.hget(keys.month(customerId, environment, month), 'n'), timeoutMs);
         if (live !== null && live !== undefined) return Number(live);
       } catch (error) {
         warn('ratelimit.month_count_fallback', { customer_id: customerId, environment, month }, error);

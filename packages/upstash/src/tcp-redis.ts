@@ -1,10 +1,15 @@
 /** `REDIS_URL` → an @upstash/redis client on plain TCP, so both transports share one code path. */
 import { Redis } from '@upstash/redis';
 import { Redis as IORedis, type RedisOptions } from 'ioredis';
+import type { LimiterCommands } from './commands.js';
+import { tcpCommands } from './tcp-commands.js';
 import { createTcpRequester } from './tcp-requester.js';
 
 export interface TcpRedis {
+  /** An @upstash/redis client on this connection (for code that wants Upstash's API). */
   redis: Redis;
+  /** The limiter's commands straight on ioredis: what createRedisLimiter should get on TCP. */
+  commands: LimiterCommands;
   /** The underlying ioredis connection. */
   connection: IORedis;
   /** Resolves once connected (commands fail fast rather than queue while disconnected). */
@@ -19,6 +24,8 @@ export function createTcpRedis(url: string, options: RedisOptions = {}): TcpRedi
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
+    // Commands issued in one turn of the event loop (concurrent admits, releases) share a write.
+    enableAutoPipelining: true,
     ...options,
   });
   // Errors surface on the commands; the connection retries in the background by itself.
@@ -26,6 +33,7 @@ export function createTcpRedis(url: string, options: RedisOptions = {}): TcpRedi
   const redis = new Redis(createTcpRequester(connection));
   return {
     redis,
+    commands: tcpCommands(connection),
     connection,
     ready: () =>
       connection.status === 'ready'

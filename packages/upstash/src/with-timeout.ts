@@ -6,12 +6,20 @@ export class StoreTimeoutError extends Error {
   }
 }
 
+/** One promise and one timer per call (it sits on the gate's hot path: no race, no finally). */
 export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreTimeoutError(ms)), ms);
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new StoreTimeoutError(ms)), ms);
+    // A late settlement of `work` after the timeout is observed here, so it never surfaces as unhandled.
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  // A late rejection of `work` after the timeout must not surface as unhandled.
-  work.catch(() => {});
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

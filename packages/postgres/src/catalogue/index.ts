@@ -12,23 +12,28 @@ import { BandcampReads } from './bandcamp.js';
 import { artistDossier, festivalDossier, labelDossier } from './dossiers.js';
 import { masterDossier, masterJsonsByIds, mastersByIds } from './masters.js';
 import type { Reader } from './reader.js';
+import type { RecordCache } from './record-cache.js';
 import { facetCounts, searchDocuments } from './search.js';
 import { breakoutList, onesToWatchList, tastemakerRanking } from './signals.js';
 
-export type PostgresCatalogueOptions = BackstopOptions;
+export interface PostgresCatalogueOptions extends BackstopOptions {
+  /** Master records kept in process until the next import (record-cache.ts). */
+  recordCache?: RecordCache;
+}
 
 export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOptions = {}): Catalogue {
   const guard = guardFor(sql, options);
   const read: Reader = (signal, build) => guard.query(signal, build);
   const agents = new Agents(sql, read);
   const bandcamp = new BandcampReads(sql, read);
+  const records = options.recordCache;
 
   return {
     search: (query, lifetime) => searchDocuments(sql, read, query, lifetime?.signal),
     facets: (query, lifetime) => facetCounts(sql, read, query, lifetime?.signal),
-    master: async (id, lifetime) => (await mastersByIds(sql, read, [id], lifetime?.signal))[0] ?? null,
-    masters: (ids, lifetime) => mastersByIds(sql, read, ids, lifetime?.signal),
-    mastersJson: (ids, lifetime) => masterJsonsByIds(sql, read, ids, lifetime?.signal),
+    master: async (id, lifetime) => (await mastersByIds(sql, read, [id], lifetime, records))[0] ?? null,
+    masters: (ids, lifetime) => mastersByIds(sql, read, ids, lifetime, records),
+    mastersJson: (ids, lifetime) => masterJsonsByIds(sql, read, ids, lifetime, records),
     masterDossier: (id, lifetime) => masterDossier(sql, read, id, lifetime?.signal),
     findAgent: (key, kind, lifetime) => agents.find(key, kind, lifetime?.signal),
     artistDossier: (clusterId, lifetime) => artistDossier(sql, read, bandcamp, clusterId, lifetime?.signal),

@@ -1,9 +1,10 @@
 /** Master records and the per-master dossier, assembled by core's functions from fetched rows. */
-import type { MasterData, MasterDossierData, MasterJson, MasterRow, ReleaseRow } from '@catalogue/core';
+import type { CallOptions, MasterData, MasterDossierData, MasterJson, MasterRow, ReleaseRow } from '@catalogue/core';
 import { mapLookup, masterDossierOf, masterRecordOf } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { lookupOf, ReferencedIds } from './lookup.js';
 import type { Reader } from './reader.js';
+import type { RecordCache } from './record-cache.js';
 
 type Ref = [id: number, slug: string | null, name: string];
 
@@ -13,21 +14,42 @@ type Ref = [id: number, slug: string | null, name: string];
  * the text they were stored as; a master written since then has none yet and is assembled
  * live, then serialized the same way the stored ones were.
  */
-export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterJson[]> {
+/**
+ * `lifetime` is the request's: its AbortSignal is made (an AbortController per request) only
+ * when a query is needed, not when the records come from the cache.
+ */
+export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly number[], lifetime?: CallOptions, cache?: RecordCache): Promise<MasterJson[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
+  const byId = new Map<number, string>();
+  let wanted = unique;
+  if (cache) {
+    wanted = [];
+    for (const id of unique) {
+      const text = cache.get(id);
+      if (text === undefined) wanted.push(id);
+      else byId.set(id, text);
+    }
+    if (wanted.length === 0) return unique.map((id) => ({ master_id: id, json: byId.get(id) as string }));
+  }
+  const generation = cache?.currentGeneration ?? null;
+  const signal = lifetime?.signal;
   const rows = await read(
     signal,
     () => sql<Array<{ master_id: number; json: string | null }>>`
     SELECT m.master_id, r.record::text AS json
     FROM masters m LEFT JOIN master_records r ON r.master_id = m.master_id
-    WHERE m.master_id = ANY(${unique}::int[])`,
+    WHERE m.master_id = ANY(${wanted}::int[])`,
   );
-  const byId = new Map<number, string>();
   const unassembled: number[] = [];
   for (const row of rows) {
-    if (row.json !== null) byId.set(row.master_id, row.json);
-    else unassembled.push(row.master_id);
+    if (row.json === null) {
+      unassembled.push(row.master_id);
+      continue;
+    }
+    byId.set(row.master_id, row.json);
+    // Only stored records are kept: a master assembled live has changed since the last finish().
+    cache?.set(row.master_id, row.json, generation);
   }
   if (unassembled.length > 0) {
     for (const record of await assembleMasters(sql, read, unassembled, signal)) byId.set(record.master_id, JSON.stringify(record));
@@ -40,8 +62,8 @@ export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly num
   return found;
 }
 
-export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterData[]> {
-  return (await masterJsonsByIds(sql, read, ids, signal)).map((found) => JSON.parse(found.json) as MasterData);
+export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[], lifetime?: CallOptions, cache?: RecordCache): Promise<MasterData[]> {
+  return (await masterJsonsByIds(sql, read, ids, lifetime, cache)).map((found) => JSON.parse(found.json) as MasterData);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Catalogue, Logger } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { BackstopOptions } from '../backstops.js';
 import { createPostgresCatalogue } from '../catalogue/index.js';
+import type { RecordCache } from '../catalogue/record-cache.js';
 import { type CatalogueGeneration, watchCatalogueGeneration } from './catalogue-generation.js';
 import { ReplicaSet, type ReplicaSetOptions, type ReplicaStatus } from './replica-set.js';
 
@@ -18,6 +19,10 @@ export interface ReplicatedCatalogueOptions extends BackstopOptions, ReplicaSetO
   /** Fallback poll of the primary's generation, in case a notification was missed (default 5 s). */
   generationPollMs?: number;
   logger?: Logger;
+  /** The primary's generation watcher, when the caller already has one (it is closed by its owner). */
+  generation?: CatalogueGeneration;
+  /** Master records kept in process until the next import, shared by every pool's reads. */
+  recordCache?: RecordCache;
 }
 
 export interface ReplicatedCatalogue {
@@ -35,10 +40,13 @@ export function createReplicatedCatalogue(
   replicas: ReadonlyArray<{ name: string; sql: Sql }>,
   options: ReplicatedCatalogueOptions = {},
 ): ReplicatedCatalogue {
-  const generation = watchCatalogueGeneration(primary, {
-    ...(options.generationPollMs ? { pollMs: options.generationPollMs } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
+  const owned = options.generation === undefined;
+  const generation =
+    options.generation ??
+    watchCatalogueGeneration(primary, {
+      ...(options.generationPollMs ? { pollMs: options.generationPollMs } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
   const onPrimary = createPostgresCatalogue(primary, options);
   const set = new ReplicaSet(
     replicas.map((replica) => ({ ...replica, target: createPostgresCatalogue(replica.sql, options) })),
@@ -58,7 +66,7 @@ export function createReplicatedCatalogue(
     ready: generation.ready,
     async close() {
       await set.close();
-      await generation.close();
+      if (owned) await generation.close();
     },
   };
 }

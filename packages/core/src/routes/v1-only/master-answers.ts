@@ -10,3 +10,12 @@ export function withMasterLinks(master: MasterData, baseUrl: string, base: strin
 export function masterNotFound(id: number): ApiError {
   return new ApiError(404, 'master_not_found', { master_id: id, message: `no master with id ${id}` });
 }
+
+/**
+ * `{…}` + links → `{…,"_links":links}` (no comma after an empty object): the same bytes as
+ * serializing withMasterLinks(record), from a record already serialized, without parsing it.
+ */
+export function withLinksSpliced(record: string, links: string): string {
+  const body = record.slice(0, record.lastIndexOf('}')).trimEnd();
+  return `${body}${body.endsWith('{') ? '' : ','}"_links":${links}}`;
+}

@@ -9,6 +9,7 @@ import { MasterSchema } from '../../schemas/records.js';
 import { masterIdProblem } from '../shared/keys.js';
 import { masterLinks } from '../shared/links.js';
 import { MANIFEST_SUCCESSOR, MASTER_WHERE } from './deprecations.js';
+import { withLinksSpliced } from './master-answers.js';
 
 export const BATCH_MAX_BYTES = 32 * 1024;
 
@@ -79,10 +80,4 @@ function batchFromJson(unique: number[], found: MasterJson[], baseUrl: string, b
     else masters.push(withLinksSpliced(text, JSON.stringify(masterLinks(baseUrl, base, id))));
   }
   return jsonText(`{"masters":[${masters.join(',')}],"missing":${JSON.stringify(missing)}}`);
-}
-
-/** `{…}` + links → `{…,"_links":links}` (no comma after an empty object). */
-function withLinksSpliced(record: string, links: string): string {
-  const body = record.slice(0, record.lastIndexOf('}')).trimEnd();
-  return `${body}${body.endsWith('{') ? '' : ','}"_links":${links}}`;
 }
