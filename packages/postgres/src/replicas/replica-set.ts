@@ -1,7 +1,7 @@
 /**
  * The read replicas of a catalogue and which of them may serve a read now. A replica serves
  * when its last health check answered and it had replayed the WAL past the last finish() of
- * the catalogue (so a read right after an import never sees the catalogue before it); reads
+ * the catalogue (so a read once the process has heard of an import never sees the catalogue before it); reads
  * spread round-robin over those. None serving: the primary serves. A replica that fails a
  * read with a lost connection is taken out at once and checked again in the background.
  */
