@@ -119,6 +119,15 @@ export function describeCatalogueConformance(
       const [actual, expected] = await Promise.all([catalogue.masters([...batch, ...batch], {}), reference.masters([...batch, ...batch], {})]);
       const byId = <T extends { master_id: number }>(list: T[]) => [...list].sort((a, b) => a.master_id - b.master_id);
       expect(byId(actual)).toEqual(byId(expected));
+      // Batched master details, where offered, are each master's dossier record, releases and count.
+      if (catalogue.masterDetails) {
+        const details = await catalogue.masterDetails([...batch, 999_999_999, ...batch], {});
+        expect(details.map((d) => d.master.master_id).sort((a, b) => a - b)).toEqual(byId(expected).map((m) => m.master_id));
+        for (const detail of details) {
+          const dossier = await reference.masterDossier(detail.master.master_id, {});
+          expect(detail).toEqual({ master: dossier?.master, releases: dossier?.releases, release_count: dossier?.release_count });
+        }
+      }
       // Serialized records, where offered, are byte for byte JSON.stringify of the parsed ones.
       if (catalogue.mastersJson) {
         const serialized = await catalogue.mastersJson([...batch, 999_999_999, ...batch], {});

@@ -8,7 +8,7 @@ export { type ArtistDossierInput, artistDossierOf } from './dossiers/artist-doss
 export { compareText } from './dossiers/counting.js';
 export { festivalDossierOf } from './dossiers/festival-dossier.js';
 export { type LabelDossierInput, labelDossierOf } from './dossiers/label-dossier.js';
-export { type MasterDossierInput, masterDossierOf } from './dossiers/master-dossier.js';
+export { MAX_RELEASES, type MasterDossierInput, masterDossierOf, releasesOf } from './dossiers/master-dossier.js';
 export { bandcampHostOf, type LocatorSource, locatorsOf, releaseUrlKey } from './locators.js';
 export { type AgentLookup, mapLookup, refOf } from './lookup.js';
 export { formatNamesOf, labelRefsOf, masterRecordOf, releaseRecordOf } from './master-record.js';

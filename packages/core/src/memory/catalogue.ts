@@ -8,7 +8,7 @@ import { artistDossierOf } from '../catalogue/dossiers/artist-dossier.js';
 import { compareText } from '../catalogue/dossiers/counting.js';
 import { festivalDossierOf } from '../catalogue/dossiers/festival-dossier.js';
 import { labelDossierOf } from '../catalogue/dossiers/label-dossier.js';
-import { masterDossierOf } from '../catalogue/dossiers/master-dossier.js';
+import { masterDossierOf, releasesOf } from '../catalogue/dossiers/master-dossier.js';
 import { locatorsOf, releaseUrlKey } from '../catalogue/locators.js';
 import { masterRecordOf } from '../catalogue/master-record.js';
 import {
@@ -245,6 +245,13 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
         releases: index.releasesByMaster.get(id) ?? [],
         artistMasters: firstArtist ? (index.mainMastersByArtist.get(firstArtist.discogs_id) ?? []) : [],
         lookup: index.lookup,
+      });
+    },
+
+    async masterDetails(ids) {
+      return [...new Set(ids)].flatMap((id) => {
+        const master = index.masters.get(id);
+        return master ? [{ master: masterData(index, master), ...releasesOf(index.releasesByMaster.get(id) ?? [], index.lookup) }] : [];
       });
     },
 

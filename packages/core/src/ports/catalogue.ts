@@ -122,6 +122,9 @@ export interface MasterJson {
   json: string;
 }
 
+/** A master's record, its releases (at most 100, as its dossier sorts them) and how many it has. */
+export type MasterDetail = Pick<MasterDossierData, 'master' | 'releases' | 'release_count'>;
+
 export interface Catalogue {
   search(query: SearchQuery, lifetime?: CallOptions): Promise<SearchHitData[]>;
   facets(query: FacetsQuery, lifetime?: CallOptions): Promise<FacetsResult>;
@@ -136,6 +139,12 @@ export interface Catalogue {
    */
   mastersJson?(ids: number[], lifetime?: CallOptions): Promise<MasterJson[]>;
   masterDossier(id: number, lifetime?: CallOptions): Promise<MasterDossierData | null>;
+  /**
+   * Optional: the record, releases and release count of many masters at once (each found id
+   * once, any order) — what an artist's v2 discography embeds per master. The same values as
+   * each master's dossier, in a few queries instead of a few per master.
+   */
+  masterDetails?(ids: readonly number[], lifetime?: CallOptions): Promise<MasterDetail[]>;
   /** Finds the agent a key names, optionally only of one kind. */
   findAgent(key: AgentKey, kind: AgentKind | null, lifetime?: CallOptions): Promise<AgentIdentity | null>;
   artistDossier(clusterId: number, lifetime?: CallOptions): Promise<ArtistDossier | null>;

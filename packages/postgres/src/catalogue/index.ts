@@ -10,7 +10,7 @@ import { type BackstopOptions, guardFor } from '../backstops.js';
 import { Agents } from './agents.js';
 import { BandcampReads } from './bandcamp.js';
 import { artistDossier, festivalDossier, labelDossier } from './dossiers.js';
-import { masterDossier, masterJsonsByIds, mastersByIds } from './masters.js';
+import { masterDetailsByIds, masterDossier, masterJsonsByIds, mastersByIds } from './masters.js';
 import type { Reader } from './reader.js';
 import type { RecordCache } from './record-cache.js';
 import { facetCounts, searchDocuments } from './search.js';
@@ -35,6 +35,7 @@ export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOpti
     masters: (ids, lifetime) => mastersByIds(sql, read, ids, lifetime, records),
     mastersJson: (ids, lifetime) => masterJsonsByIds(sql, read, ids, lifetime, records),
     masterDossier: (id, lifetime) => masterDossier(sql, read, id, lifetime?.signal),
+    masterDetails: (ids, lifetime) => masterDetailsByIds(sql, read, ids, lifetime, records),
     findAgent: (key, kind, lifetime) => agents.find(key, kind, lifetime?.signal),
     artistDossier: (clusterId, lifetime) => artistDossier(sql, read, bandcamp, clusterId, lifetime?.signal),
     labelDossier: (clusterId, lifetime) => labelDossier(sql, read, clusterId, lifetime?.signal),

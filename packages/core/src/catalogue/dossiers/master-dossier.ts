@@ -17,8 +17,24 @@ export interface MasterDossierInput {
   lookup: AgentLookup;
 }
 
+/**
+ * A master's releases as its dossier (and the v2 discography) shows them: sorted by released
+ * then release_id, at most MAX_RELEASES; release_count counts them all. `releaseCount` is given
+ * when `releases` holds only the first MAX_RELEASES in that order (a store that sorts and
+ * limits them itself, see masterReleasesOf).
+ */
+export function releasesOf(releases: readonly ReleaseRow[], lookup: AgentLookup, releaseCount: number = releases.length) {
+  return {
+    releases: [...releases]
+      .sort(byReleasedThenId)
+      .slice(0, MAX_RELEASES)
+      .map((release) => releaseRecordOf(release, lookup)),
+    release_count: releaseCount,
+  };
+}
+
 /** Releases by `released` (unknown last) then release_id. */
-function byReleasedThenId(a: ReleaseRow, b: ReleaseRow): number {
+export function byReleasedThenId(a: ReleaseRow, b: ReleaseRow): number {
   if (a.released !== b.released) {
     if (a.released === null) return 1;
     if (b.released === null) return -1;
@@ -37,11 +53,7 @@ export function masterDossierOf(input: MasterDossierInput): MasterDossierData {
   const mainRelease = input.releases.find((release) => release.release_id === master.main_release_id) ?? null;
   return {
     master: masterRecordOf(master, mainRelease, lookup),
-    releases: [...input.releases]
-      .sort(byReleasedThenId)
-      .slice(0, MAX_RELEASES)
-      .map((release) => releaseRecordOf(release, lookup)),
-    release_count: input.releases.length,
+    ...releasesOf(input.releases, lookup),
     related_masters: input.artistMasters
       .filter((other) => other.master_id !== master.master_id)
       .sort(byYearDescThenId)

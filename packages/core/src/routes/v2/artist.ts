@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import type { CallOptions, Catalogue } from '../../ports/index.js';
+import type { CallOptions, Catalogue, MasterDetail } from '../../ports/index.js';
 import type { ArtistDossier } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
 import { parseAgentKey } from '../shared/keys.js';
@@ -17,23 +17,42 @@ import { V2ArtistDossierSchema } from './schemas.js';
 
 /** Master dossiers are read a few at a time: enough to overlap, not enough to drain a pool. */
 const DETAIL_CONCURRENCY = 8;
+/** Masters per batched read (Catalogue.masterDetails): bounds one query's size, not their number. */
+const DETAIL_BATCH = 250;
+
+/** Each discography master's record, releases and release count, batched when the catalogue can. */
+async function detailsOf(catalogue: Catalogue, ids: number[], lifetime: CallOptions): Promise<Map<number, MasterDetail>> {
+  const details = new Map<number, MasterDetail>();
+  if (catalogue.masterDetails) {
+    for (let i = 0; i < ids.length; i += DETAIL_BATCH) {
+      for (const detail of await catalogue.masterDetails(ids.slice(i, i + DETAIL_BATCH), lifetime)) details.set(detail.master.master_id, detail);
+    }
+    return details;
+  }
+  for (let i = 0; i < ids.length; i += DETAIL_CONCURRENCY) {
+    const found = await Promise.all(ids.slice(i, i + DETAIL_CONCURRENCY).map((id) => catalogue.masterDossier(id, lifetime)));
+    for (const dossier of found) if (dossier) details.set(dossier.master.master_id, dossier);
+  }
+  return details;
+}
 
 async function discographyWithDetail(catalogue: Catalogue, discography: NonNullable<ArtistDossier['discography']>, artistLink: string, lifetime: CallOptions) {
+  const details = await detailsOf(
+    catalogue,
+    discography.masters.map((m) => m.master_id),
+    lifetime,
+  );
   const masters: Array<Record<string, unknown>> = [];
-  for (let i = 0; i < discography.masters.length; i += DETAIL_CONCURRENCY) {
-    const chunk = discography.masters.slice(i, i + DETAIL_CONCURRENCY);
-    const details = await Promise.all(chunk.map((m) => catalogue.masterDossier(m.master_id, lifetime)));
-    chunk.forEach((entry, j) => {
-      const detail = details[j];
-      // A master listed in the discography has a dossier; one missing (a concurrent re-import) is left out, not invented.
-      if (detail)
-        masters.push({
-          ...entry,
-          master: { ...detail.master, _links: { artist: artistLink } },
-          releases: detail.releases,
-          release_count: detail.release_count,
-        });
-    });
+  for (const entry of discography.masters) {
+    const detail = details.get(entry.master_id);
+    // A master listed in the discography has a dossier; one missing (a concurrent re-import) is left out, not invented.
+    if (detail)
+      masters.push({
+        ...entry,
+        master: { ...detail.master, _links: { artist: artistLink } },
+        releases: detail.releases,
+        release_count: detail.release_count,
+      });
   }
   return { counts: discography.counts, masters };
 }
