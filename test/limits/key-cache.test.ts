@@ -36,7 +36,11 @@ beforeAll(async () => {
   // Counts the gate's key lookups on the store, whichever instance makes them.
   const counted = new Proxy(accounts, {
     get(target, name, receiver) {
-      if (name === 'findKeyByHash') return (...args: Parameters<Accounts['findKeyByHash']>) => (lookups++, target.findKeyByHash(...args));
+      if (name === 'findKeyByHash')
+        return (...args: Parameters<Accounts['findKeyByHash']>) => {
+          lookups++;
+          return target.findKeyByHash(...args);
+        };
       return Reflect.get(target, name, receiver);
     },
   });

@@ -148,7 +148,13 @@ describe('admitKey with the key cache', () => {
     const { plaintext } = await key();
     let reads = 0;
     const find = accounts.findKeyByHash.bind(accounts);
-    ports.accounts = { ...accounts, findKeyByHash: (hash, options) => (reads++, find(hash, options)) };
+    ports.accounts = {
+      ...accounts,
+      findKeyByHash: (hash, options) => {
+        reads++;
+        return find(hash, options);
+      },
+    };
     const cache = new KeyCache();
     for (let i = 0; i < 5; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
     // The first read learns the epoch, the second is cached under it, the rest need no read.
@@ -190,7 +196,13 @@ describe('admitKey with the key cache', () => {
     let admits = 0;
     let reads = 0;
     const find = accounts.findKeyByHash.bind(accounts);
-    ports.accounts = { ...accounts, findKeyByHash: (hash, options) => (reads++, find(hash, options)) };
+    ports.accounts = {
+      ...accounts,
+      findKeyByHash: (hash, options) => {
+        reads++;
+        return find(hash, options);
+      },
+    };
     ports.limiter = {
       ...limiter,
       admit: async () => {
