@@ -4,6 +4,7 @@
  * Limiter, which defines the semantics.
  */
 import type { LimitDecision } from '@catalogue/core';
+import { Redis as IORedis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAccounts, type MemoryAccounts } from '../../packages/core/src/memory/accounts.js';
 import { createMemoryLimiter } from '../../packages/core/src/memory/limiter.js';
@@ -43,6 +44,24 @@ describe.each(TRANSPORTS)('Redis limiter over %s', (transportName) => {
     for (const prefix of prefixes) await deleteKeys(SHARED_REDIS_URL, prefix);
     prefixes = [];
     for (const t of transports) await t.close();
+  });
+
+  it('keeps a call’s "counted" marker as one bit: 2,000 calls of two instances leave two marker keys, not 2,000', async () => {
+    const [a, b] = pair();
+    const prefix = prefixes[prefixes.length - 1] as string;
+    const p = policy({ burstPerMinute: 100_000, concurrency: 100 });
+    await runParallel(2_000, 20, async (i) => {
+      const decision = await (i % 2 ? a : b).admit(request(p, JAN_15 + i));
+      await decision.release();
+    });
+    const redis = new IORedis(SHARED_REDIS_URL);
+    try {
+      const markers = await redis.keys(`${prefix}:call*`);
+      expect(markers).toHaveLength(2);
+      for (const key of markers) expect(await redis.pttl(key)).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('never exceeds the concurrency cap across two instances', async () => {

@@ -17,6 +17,8 @@ export interface LimiterKeys {
   leases(keyId: string): string;
   /** Short-lived marker that a call id has been counted (makes counting idempotent). */
   call(callId: string): string;
+  /** One bit per call of an instance: its calls' "counted" markers (call-markers.ts). */
+  callBits(instance: string, bucket: number): string;
   /** The accounts epoch: a random id moved on by every change the key gate reads. */
   readonly authEpoch: string;
 }
@@ -30,6 +32,7 @@ export function limiterKeys(prefix: string): LimiterKeys {
     month: (customerId, environment, month) => `${prefix}:month:${customerId}:${environment}:${month}`,
     leases: (keyId) => `${prefix}:lease:${keyId}`,
     call: (callId) => `${prefix}:call:${callId}`,
+    callBits: (instance, bucket) => `${prefix}:calls:${instance}:${bucket}`,
     authEpoch: `${prefix}:auth:epoch`,
   };
 }

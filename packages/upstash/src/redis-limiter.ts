@@ -22,6 +22,7 @@
 import type { Accounts, AdmitRequest, BurstState, Clock, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '@catalogue/core';
 import { monthOf, nextMonthStart } from '@catalogue/core';
 import type { Redis } from '@upstash/redis';
+import { callNumbering, markerOf } from './call-markers.js';
 import { fromUpstash, isLimiterCommands, type LimiterCommands } from './commands.js';
 import { type LimiterKeys, limiterKeys } from './keys.js';
 import { ADMIT_SCRIPT, PEEK_SCRIPT, PUBLIC_SCRIPT, REPLAY_SCRIPT } from './scripts.js';
@@ -75,6 +76,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   const backgroundTimeoutMs = options.backgroundTimeoutMs ?? 2_000;
   const keys = limiterKeys(options.prefix ?? 'catalogue:limits');
   const newId = () => crypto.randomUUID();
+  const nextCallId = callNumbering(newId);
   const ledger: UsageLedger = createUsageLedger({ maxBufferedCalls: options.maxBufferedCalls ?? MAX_BUFFERED_CALLS, newId });
 
   const redis = isLimiterCommands(options.redis) ? options.redis : fromUpstash(options.redis);
@@ -108,7 +110,8 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
 
   async function runAdmit(request: AdmitRequest, callId: string, month: string): Promise<Reply> {
     const { customerId, environment, keyId, policy, now } = request;
-    const scriptKeys = [keys.burst(customerId, environment), keys.month(customerId, environment, month), keys.leases(keyId), keys.call(callId), keys.authEpoch];
+    const marker = markerOf(keys, callId);
+    const scriptKeys = [keys.burst(customerId, environment), keys.month(customerId, environment, month), keys.leases(keyId), marker.key, keys.authEpoch];
     const args = (seed: string) =>
       [
         now,
@@ -127,6 +130,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
         monthTtlMs(month, now),
         `e${callId}`,
         request.authEpoch ?? '',
+        marker.bit,
       ].map(String);
     const reply = await withTimeout(admitScript.exec(scriptKeys, args('')), timeoutMs);
     if (reply[0] !== 'seed') return reply;
@@ -146,9 +150,12 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     // With nothing to replay the script still answers the counter's generation (and seeds it).
     for (let i = 0; i === 0 || i < entries.length; i += REPLAY_CHUNK) {
       const chunk = entries.slice(i, i + REPLAY_CHUNK);
-      const scriptKeys = [monthKey, ...chunk.map(([id]) => keys.call(id))];
+      const markers = chunk.map(([id]) => markerOf(keys, id));
+      const scriptKeys = [monthKey, ...markers.map((marker) => marker.key)];
       const args = (seed: string) =>
-        [seed, `g${newId()}`, monthTtlMs(group.month, clock.now()), CALL_MARKER_TTL_MS, ...chunk.map(([, count]) => count)].map(String);
+        [seed, `g${newId()}`, monthTtlMs(group.month, clock.now()), CALL_MARKER_TTL_MS, ...chunk.flatMap(([, count], j) => [count, markers[j]?.bit ?? -1])].map(
+          String,
+        );
       let reply = await withTimeout(replayScript.exec(scriptKeys, args('')), backgroundTimeoutMs);
       if (reply[0] === 'seed') {
         const durable = await accounts.getUsage(group.customerId, group.environment, group.month);
@@ -231,7 +238,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     async admit(request: AdmitRequest): Promise<LimitDecision> {
       const { customerId, environment, keyId, policy, now } = request;
       const month = monthOf(now);
-      const callId = newId();
+      const callId = nextCallId();
       let reply: Reply;
       try {
         reply = await runAdmit(request, callId, month);

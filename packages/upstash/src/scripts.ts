@@ -16,14 +16,36 @@
  * (the generation changed) and replay them.
  */
 
-/** Seeds the month counter when it is missing; returns nothing (callers read n and g after). */
-const SEED_MONTH = `
-local function seed_month(monthKey, seed, gen, ttlMs)
-  if redis.call('EXISTS', monthKey) == 1 then return true end
-  if seed == '' then return false end
+/**
+ * The month counter's count and generation in one command; seeds the counter when it is
+ * missing and the seed is known. Returns nil when it is missing and no seed was given.
+ */
+const MONTH_STATE = `
+local function month_state(monthKey, seed, gen, ttlMs)
+  local state = redis.call('HMGET', monthKey, 'n', 'g')
+  if state[1] then return tonumber(state[1]), state[2] end
+  if seed == '' then return nil end
   redis.call('HSET', monthKey, 'n', seed, 'g', gen)
   redis.call('PEXPIRE', monthKey, ttlMs)
-  return true
+  return tonumber(seed), gen
+end
+`;
+
+/**
+ * A call's "counted" marker: a bit of its instance's bitmap (bit >= 0, one bit per call, see
+ * call-markers.ts), or a key of its own for the ids a replay makes up (bit -1). Sets it and
+ * answers whether it was clear; the marker outlives the call by markerTtlMs.
+ */
+const MARK_CALL = `
+local function mark_call(key, bit, ttlMs)
+  local fresh
+  if bit >= 0 then
+    fresh = redis.call('SETBIT', key, bit, 1) == 0
+  else
+    fresh = redis.call('SET', key, '1', 'NX') ~= false
+  end
+  redis.call('PEXPIRE', key, ttlMs)
+  return fresh
 end
 `;
 
@@ -40,9 +62,10 @@ end
 `;
 
 /**
- * KEYS: burst log, month hash, lease set, call marker, accounts epoch
+ * KEYS: burst log, month hash, lease set, call marker (its instance's bitmap), accounts epoch
  * ARGV: now, windowMs, burstLimit, quota, block (1|0), concurrency, leaseMs, callId,
- *       markerTtlMs, seed ('' when unknown), newGen, monthTtlMs, newEpoch, expectedEpoch ('' for none)
+ *       markerTtlMs, seed ('' when unknown), newGen, monthTtlMs, newEpoch, expectedEpoch ('' for
+ *       none), marker bit
  * Returns { status, gen, monthCount, burstUsed, nextFreeMs, epoch }; status is ok | quota |
  * burst | concurrency | dup (call id already counted) | seed (month counter missing, seed
  * unknown) | stale (expectedEpoch is not the accounts epoch: nothing counted, the caller's
@@ -50,7 +73,7 @@ end
  * The accounts epoch is created with newEpoch when missing (a Redis that restarted empty), so
  * no cached lookup survives a lost epoch.
  */
-export const ADMIT_SCRIPT = `${SEED_MONTH}${BURST_LOG}
+export const ADMIT_SCRIPT = `${MONTH_STATE}${MARK_CALL}${BURST_LOG}
 local now         = tonumber(ARGV[1])
 local window      = tonumber(ARGV[2])
 local tokens      = tonumber(ARGV[3])
@@ -58,6 +81,7 @@ local quota       = tonumber(ARGV[4])
 local block       = ARGV[5] == '1'
 local concurrency = tonumber(ARGV[6])
 local leaseMs     = tonumber(ARGV[7])
+local bit         = tonumber(ARGV[15])
 
 local epoch = redis.call('GET', KEYS[5])
 if not epoch then
@@ -66,19 +90,23 @@ if not epoch then
 end
 if ARGV[14] ~= '' and ARGV[14] ~= epoch then return {'stale', '', 0, 0, 0, epoch} end
 
-if not seed_month(KEYS[2], ARGV[10], ARGV[11], ARGV[12]) then return {'seed'} end
-local gen  = redis.call('HGET', KEYS[2], 'g')
-local used = tonumber(redis.call('HGET', KEYS[2], 'n'))
+local used, gen = month_state(KEYS[2], ARGV[10], ARGV[11], ARGV[12])
+if not used then return {'seed'} end
 
 -- A late delivery of a call that a replay already counted: count nothing twice.
-if redis.call('EXISTS', KEYS[4]) == 1 then return {'dup', gen, used, 0, 0, epoch} end
+if redis.call('GETBIT', KEYS[4], bit) == 1 then return {'dup', gen, used, 0, 0, epoch} end
 
 local burstUsed, nextFree = burst_log(KEYS[1], now, window)
 if block and used >= quota then return {'quota', gen, used, burstUsed, nextFree, epoch} end
 if burstUsed >= tokens then return {'burst', gen, used, burstUsed, nextFree, epoch} end
 
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-if redis.call('ZCARD', KEYS[3]) >= concurrency then return {'concurrency', gen, used, burstUsed, nextFree, epoch} end
+-- Expired leases (a release that never came) matter only when they would refuse the call: clear
+-- them then, not on every call.
+local held = redis.call('ZCARD', KEYS[3])
+if held >= concurrency then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+  if redis.call('ZCARD', KEYS[3]) >= concurrency then return {'concurrency', gen, used, burstUsed, nextFree, epoch} end
+end
 
 redis.call('ZADD', KEYS[1], now, ARGV[8])
 redis.call('PEXPIRE', KEYS[1], window + 1000)
@@ -86,26 +114,27 @@ if burstUsed == 0 then nextFree = now + window end
 used = redis.call('HINCRBY', KEYS[2], 'n', 1)
 redis.call('ZADD', KEYS[3], now + leaseMs, ARGV[8])
 redis.call('PEXPIRE', KEYS[3], leaseMs + 1000)
-redis.call('SET', KEYS[4], gen, 'PX', ARGV[9])
+mark_call(KEYS[4], bit, ARGV[9])
 return {'ok', gen, used, burstUsed + 1, nextFree, epoch}
 `;
 
 /**
  * Replays counts into the month counter, each under an id that is counted at most once.
  * KEYS: month hash, then one call marker per replayed entry
- * ARGV: seed ('' when unknown), newGen, monthTtlMs, markerTtlMs, then one count per marker
+ * ARGV: seed ('' when unknown), newGen, monthTtlMs, markerTtlMs, then per marker its count
+ *       and its bit (-1 for a marker key of its own)
  * Returns { 'ok', gen, monthCount } or { 'seed' }.
  */
-export const REPLAY_SCRIPT = `${SEED_MONTH}
-if not seed_month(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) then return {'seed'} end
-local gen = redis.call('HGET', KEYS[1], 'g')
+export const REPLAY_SCRIPT = `${MONTH_STATE}${MARK_CALL}
+local n, gen = month_state(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
+if not n then return {'seed'} end
 local added = 0
 for i = 2, #KEYS do
-  if redis.call('SET', KEYS[i], gen, 'NX', 'PX', ARGV[4]) then
-    added = added + tonumber(ARGV[3 + i])
+  local at = 5 + (i - 2) * 2
+  if mark_call(KEYS[i], tonumber(ARGV[at + 1]), ARGV[4]) then
+    added = added + tonumber(ARGV[at])
   end
 end
-local n = tonumber(redis.call('HGET', KEYS[1], 'n'))
 if added > 0 then n = redis.call('HINCRBY', KEYS[1], 'n', added) end
 return {'ok', gen, n}
 `;
