@@ -14,7 +14,8 @@ export { DISPLAY_PREFIX_LENGTH, generateApiKey, parseApiKey } from './gate/key-f
 export { ApiError, type ErrorCode, errorResponse, type IssueDetail } from './http/api-error.js';
 export { newRequestId } from './http/request-id.js';
 export type { Access, Method, Principal, RouteContext, RouteDef } from './http/route.js';
-export { buildOpenApi, ERROR_STATUS, strictSchema } from './openapi.js';
+export { buildOpenApi, ERROR_STATUS } from './openapi.js';
+export { strictSchema } from './openapi-schemas.js';
 export type * from './ports/index.js';
 export { FACET_NAMES } from './ports/index.js';
 export * from './schemas/records.js';

@@ -74,6 +74,8 @@ export interface RouteDef<S extends QuerySpec = QuerySpec> {
   query?: S;
   summary: string;
   description?: string;
+  /** The OpenAPI operationId, when the one derived from method and path (openapi.ts) reads badly. */
+  operationId?: string;
   tags: string[];
   /** Documented request body (JSON). */
   body?: { schema: v.GenericSchema; description: string; maxBytes?: number };

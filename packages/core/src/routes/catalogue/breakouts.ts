@@ -18,7 +18,7 @@ export const breakoutsRoute = route({
     genre: { schema: v.optional(textParam(100, 'Only artists whose main genre is this.')) },
     limit: { schema: limitParam(20) },
   },
-  responses: { 200: { description: 'Breakouts, strongest first.', schema: listOf(BreakoutSchema) } },
+  responses: { 200: { description: 'Breakouts, strongest first.', schema: listOf('BreakoutList', BreakoutSchema) } },
   errors: ['invalid_query'],
   async handler({ query, ports, lifetime, config, base }) {
     const result = await ports.catalogue.breakouts({ window: query.window, genre: query.genre ?? null, limit: query.limit }, lifetime);

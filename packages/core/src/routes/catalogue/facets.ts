@@ -4,14 +4,18 @@ import { ApiError } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { FACET_NAMES, type FacetName } from '../../ports/index.js';
+import { named } from '../../schemas/named.js';
 import { FacetValueSchema } from '../../schemas/records.js';
 import { limitParam, textParam } from '../../validation/params.js';
 import { filterParams, filtersOf } from '../shared/filters.js';
 
-export const FacetsResponseSchema = v.object({
-  total: v.number(),
-  facets: v.record(v.string(), v.array(FacetValueSchema)),
-});
+export const FacetsResponseSchema = named(
+  'FacetCounts',
+  v.object({
+    total: v.number(),
+    facets: v.record(v.string(), v.array(FacetValueSchema)),
+  }),
+);
 
 /** `facets=genre,style`: each name NFKC-normalized and checked against the allowlist. */
 export function parseFacetNames(raw: string): FacetName[] {

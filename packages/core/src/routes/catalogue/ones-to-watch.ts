@@ -17,7 +17,7 @@ export const onesToWatchRoute = route({
     genre: { schema: v.optional(textParam(100, 'Only artists whose main genre is this.')) },
     limit: { schema: limitParam(20) },
   },
-  responses: { 200: { description: 'Ones to watch, most backed first.', schema: listOf(OneToWatchSchema) } },
+  responses: { 200: { description: 'Ones to watch, most backed first.', schema: listOf('OneToWatchList', OneToWatchSchema) } },
   errors: ['invalid_query'],
   async handler({ query, ports, lifetime, config, base }) {
     const result = await ports.catalogue.onesToWatch({ genre: query.genre ?? null, limit: query.limit }, lifetime);

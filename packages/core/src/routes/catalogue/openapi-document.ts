@@ -1,7 +1,7 @@
 /** GET {base}/openapi.json: the OpenAPI 3.1 document of a version, built from the route list. */
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
-import { route } from '../../http/route.js';
+import { type RouteDef, route } from '../../http/route.js';
 import { buildOpenApi } from '../../openapi.js';
 
 /** The document itself is checked by an OpenAPI validator; here only its frame is described. */
@@ -14,6 +14,27 @@ export const OpenApiDocumentSchema = v.objectWithRest(
   v.unknown(),
 );
 
+/**
+ * The documents depend only on the route list and the configuration, so each is built once per
+ * service and base (building converts every schema: tens of milliseconds).
+ */
+const built = new WeakMap<readonly RouteDef[], Map<string, Record<string, unknown>>>();
+
+function documentFor(routes: readonly RouteDef[], base: string, baseUrl: string): Record<string, unknown> {
+  let byBase = built.get(routes);
+  if (!byBase) {
+    byBase = new Map();
+    built.set(routes, byBase);
+  }
+  const key = `${base} ${baseUrl}`;
+  let doc = byBase.get(key);
+  if (!doc) {
+    doc = buildOpenApi(routes, { version: base.slice(5) as 'v1' | 'v2', baseUrl, include: (r) => r.path === base || r.path.startsWith(`${base}/`) });
+    byBase.set(key, doc);
+  }
+  return doc;
+}
+
 export const openApiRoute = route({
   method: 'GET',
   path: '/openapi.json',
@@ -22,12 +43,6 @@ export const openApiRoute = route({
   tags: ['meta'],
   responses: { 200: { description: 'The OpenAPI document.', schema: OpenApiDocumentSchema } },
   handler({ config, base, routes }) {
-    return json(
-      buildOpenApi(routes, {
-        version: base.slice(5) as 'v1' | 'v2',
-        baseUrl: config.baseUrl,
-        include: (r) => r.path === base || r.path.startsWith(`${base}/`),
-      }),
-    );
+    return json(documentFor(routes, base, config.baseUrl));
   },
 });

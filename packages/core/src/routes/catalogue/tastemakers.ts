@@ -17,7 +17,7 @@ export const tastemakersRoute = route({
     kind: { schema: v.optional(v.pipe(v.picklist(['label', 'festival'], 'must be label or festival'), v.description('Only labels or only festivals.'))) },
     limit: { schema: limitParam(20) },
   },
-  responses: { 200: { description: 'Tastemakers, best first.', schema: listOf(TastemakerSchema) } },
+  responses: { 200: { description: 'Tastemakers, best first.', schema: listOf('TastemakerList', TastemakerSchema) } },
   errors: ['invalid_query'],
   async handler({ query, ports, lifetime, config, base }) {
     const result = await ports.catalogue.tastemakers({ kind: query.kind ?? null, limit: query.limit }, lifetime);

@@ -4,15 +4,19 @@ import { invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { BandcampReleaseData } from '../../ports/index.js';
+import { named } from '../../schemas/named.js';
 import { BandcampReleaseSchema } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
 import { parseAgentKey } from '../shared/keys.js';
 import { BANDCAMP_WHERE, MANIFEST_SUCCESSOR } from './deprecations.js';
 
-export const BandcampReleasesSchema = v.object({
-  artist: v.object({ cluster_id: v.number(), slug: v.string(), name: v.string() }),
-  releases: v.array(BandcampReleaseSchema),
-});
+export const BandcampReleasesSchema = named(
+  'BandcampReleases',
+  v.object({
+    artist: v.object({ cluster_id: v.number(), slug: v.string(), name: v.string() }),
+    releases: v.array(BandcampReleaseSchema),
+  }),
+);
 
 export const bandcampReleaseRoute = route({
   method: 'GET',

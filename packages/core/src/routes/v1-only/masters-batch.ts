@@ -5,6 +5,7 @@ import { readJsonCapped } from '../../http/body.js';
 import { jsonText, type Reply } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { MasterJson } from '../../ports/index.js';
+import { named } from '../../schemas/named.js';
 import { MasterSchema } from '../../schemas/records.js';
 import { masterIdProblem } from '../shared/keys.js';
 import { masterLinks } from '../shared/links.js';
@@ -13,14 +14,20 @@ import { withLinksSpliced } from './master-answers.js';
 
 export const BATCH_MAX_BYTES = 32 * 1024;
 
-export const BatchRequestSchema = v.object({
-  ids: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))), v.minLength(1), v.maxLength(500)),
-});
+export const BatchRequestSchema = named(
+  'MasterBatchRequest',
+  v.object({
+    ids: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))), v.minLength(1), v.maxLength(500)),
+  }),
+);
 
-export const BatchResponseSchema = v.object({
-  masters: v.array(MasterSchema),
-  missing: v.array(v.number()),
-});
+export const BatchResponseSchema = named(
+  'MasterBatch',
+  v.object({
+    masters: v.array(MasterSchema),
+    missing: v.array(v.number()),
+  }),
+);
 
 function batchError(message: string, extra: Record<string, unknown> = {}): ApiError {
   return new ApiError(400, 'invalid_batch_size', { details: [{ path: 'ids', message }], ...extra });

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import { named } from '../../schemas/named.js';
 import { ManifestSchema, manifestFor } from '../shared/dossier-fields.js';
 
 const field = (type: string, description: string) => ({ type, description });
@@ -23,10 +24,13 @@ const DISCOGRAPHY_V2 = {
 
 const LocationSchema = v.object({ route: v.string(), pointer: v.string(), description: v.string(), replaces: v.array(v.string()) });
 
-export const V2ManifestSchema = v.object({
-  ...ManifestSchema.entries,
-  detail: v.object({ master: LocationSchema, release: LocationSchema, bandcamp: LocationSchema }),
-});
+export const V2ManifestSchema = named(
+  'V2DossierManifest',
+  v.object({
+    ...ManifestSchema.entries,
+    detail: v.object({ master: LocationSchema, release: LocationSchema, bandcamp: LocationSchema }),
+  }),
+);
 
 export function v2Manifest() {
   const base = manifestFor('/api/v2');
