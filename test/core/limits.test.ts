@@ -17,7 +17,13 @@ describe('burst: sliding window per minute', () => {
     }
     const refused = await get(t, key);
     const body = await expectError(refused, 429, 'rate_limited');
-    expect(body).toEqual({ error: 'rate_limited', retry_after_seconds: 60, reason: 'burst' });
+    expect(body).toEqual({
+      error: 'rate_limited',
+      message: expect.any(String),
+      retry_after_seconds: 60,
+      reason: 'burst',
+      request_id: refused.headers.get('x-request-id'),
+    });
     expect(refused.headers.get('retry-after')).toBe('60');
     expect(refused.headers.get('x-ratelimit-limit')).toBe('60');
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -147,7 +153,7 @@ describe('concurrency: per key, 60 s lease', () => {
     expect([a.allowed, b.allowed]).toEqual([true, true]);
     const refused = await get(t, key);
     const body = await expectError(refused, 429, 'rate_limited');
-    expect(body).toEqual({ error: 'rate_limited', retry_after_seconds: 1, reason: 'concurrency' });
+    expect(body).toMatchObject({ error: 'rate_limited', message: expect.any(String), retry_after_seconds: 1, reason: 'concurrency' });
     await a.release();
     expect((await get(t, key)).status).toBe(200);
   });

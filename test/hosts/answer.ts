@@ -24,4 +24,8 @@ export function checkAnswer(answer: Answer, expected: ExpectedAnswer, label: str
   }
   if (expected.emptyBody) expect(answer.body.byteLength, `${label}: empty body`).toBe(0);
   if (expected.json) expect(jsonOf(answer), `${label}: body`).toMatchObject(expected.json);
+  // Every error body, the hosts' own refusals too, says a sentence and its request id (issue 16 item 5).
+  if (expected.status >= 400 && answer.body.byteLength > 0) {
+    expect(jsonOf(answer), `${label}: error body`).toMatchObject({ message: expect.any(String), request_id: answer.headers['x-request-id'] });
+  }
 }

@@ -36,6 +36,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   billing_unavailable: 503,
   pool_exhausted: 503,
   database_unavailable: 503,
+  not_ready: 503,
   request_aborted: 504,
   query_timeout: 504,
 };
@@ -101,7 +102,7 @@ const bodySchema = (schema: v.GenericSchema) => strictSchema(jsonSchema(schema))
 
 const ERROR_BODY = {
   type: 'object',
-  required: ['error'],
+  required: ['error', 'message', 'request_id'],
   properties: {
     error: { type: 'string', description: 'Machine code.', enum: Object.keys(ERROR_STATUS) },
     details: {
@@ -125,7 +126,7 @@ const ERROR_BODY = {
     reason: { type: 'string', enum: ['burst', 'quota', 'concurrency'], description: 'On rate_limited: which limit was hit.' },
     master_id: { type: 'integer', description: 'On master_not_found: the id asked for.' },
     message: { type: 'string', description: 'A sentence for humans.' },
-    request_id: { type: 'string', description: 'On internal: cite it to support.' },
+    request_id: { type: 'string', description: 'The X-Request-Id of this answer: cite it to support.' },
     allow: { type: 'array', items: { type: 'string' }, description: 'On method_not_allowed: the methods the path accepts.' },
     max_bytes: { type: 'integer', description: 'On payload_too_large: the cap.' },
     max_ids: { type: 'integer', description: 'On invalid_batch_size: the tier’s batch cap.' },

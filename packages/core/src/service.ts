@@ -158,7 +158,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
           error: describe(error),
           stack: error instanceof Error ? error.stack : undefined,
         });
-        failure = new ApiError(500, 'internal', { request_id: requestId });
+        failure = new ApiError(500, 'internal');
       }
       const response = errorResponse(failure, requestId, extra);
       return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
