@@ -142,6 +142,16 @@ const HEADERS = {
   'X-RateLimit-Limit': { description: 'Burst limit per minute of the tier.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Calls left in the burst window.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Unix epoch seconds when the burst window resets.', schema: { type: 'integer' } },
+  'RateLimit-Policy': {
+    description:
+      'draft-ietf-httpapi-ratelimit-headers: the policies, `"burst";q=<per minute>;w=60` and, with a key, `"quota";q=<per month>;w=<seconds in this month>`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'draft-ietf-httpapi-ratelimit-headers: what remains of each policy and when it resets, `"burst";r=<left>;t=<seconds>, "quota";r=<left>;t=<seconds>`.',
+    schema: { type: 'string' },
+  },
   'X-Search-Latency-Ms': { description: 'Time the search took in the service, in milliseconds.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
   Deprecation: { description: 'v1 only, from 30 days before the v1 sunset: `true` (RFC 8594).', schema: { type: 'string', const: 'true' } },
@@ -205,7 +215,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     for (const [status, doc] of Object.entries(route.responses)) {
       const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
       if (route.access === 'key' || route.access === 'key-uncounted') {
-        for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
+        for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']) headers[h] = headerRef(h);
       }
       for (const h of doc.headers ?? []) headers[h] = headerRef(h);
       if (cutover) for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
@@ -229,7 +239,9 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
       const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
-      if (status === 429) for (const h of ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
+      if (status === 429)
+        for (const h of ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'])
+          headers[h] = headerRef(h);
       if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
       if (cutover) for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
       responses[String(status)] = {
