@@ -26,7 +26,7 @@ export function rateLimitHeaders(state: BurstState, now: number, quota: QuotaSta
     'x-ratelimit-remaining': String(remaining),
     'x-ratelimit-reset': String(state.reset),
   };
-  addIetfFields(headers, state.limit, remaining, Math.max(0, state.reset - Math.floor(now / 1000)), now, quota);
+  addIetfFields(headers, state.limit, remaining, Math.max(0, Math.ceil(state.reset - now / 1000)), now, quota);
   return headers;
 }
 
@@ -59,7 +59,7 @@ export function rateLimited(decision: LimitDecision | PublicDecision, reason: st
     'x-ratelimit-reset': String(decision.reset),
   };
   const burstLeft = reason === 'burst' ? 0 : Math.max(0, decision.remaining);
-  const burstReset = reason === 'burst' ? retry : Math.max(0, decision.reset - Math.floor(now / 1000));
+  const burstReset = reason === 'burst' ? retry : Math.max(0, Math.ceil(decision.reset - now / 1000));
   addIetfFields(
     headers,
     decision.limit,
