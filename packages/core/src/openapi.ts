@@ -36,6 +36,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   billing_unavailable: 503,
   pool_exhausted: 503,
   database_unavailable: 503,
+  not_ready: 503,
   request_aborted: 504,
   query_timeout: 504,
 };
@@ -71,7 +72,7 @@ const SHARED_ERRORS: Record<RouteDef['access'], ErrorCode[]> = {
 
 const ERROR_BODY = {
   type: 'object',
-  required: ['error'],
+  required: ['error', 'message', 'request_id'],
   properties: {
     error: { type: 'string', description: 'Machine code.', enum: Object.keys(ERROR_STATUS) },
     details: {
@@ -95,7 +96,7 @@ const ERROR_BODY = {
     reason: { type: 'string', enum: ['burst', 'quota', 'concurrency'], description: 'On rate_limited: which limit was hit.' },
     master_id: { type: 'integer', description: 'On master_not_found: the id asked for.' },
     message: { type: 'string', description: 'A sentence for humans.' },
-    request_id: { type: 'string', description: 'On internal: cite it to support.' },
+    request_id: { type: 'string', description: 'The X-Request-Id of this answer: cite it to support.' },
     allow: { type: 'array', items: { type: 'string' }, description: 'On method_not_allowed: the methods the path accepts.' },
     max_bytes: { type: 'integer', description: 'On payload_too_large: the cap.' },
     max_ids: { type: 'integer', description: 'On invalid_batch_size: the tier’s batch cap.' },
@@ -111,6 +112,16 @@ const HEADERS = {
   'X-RateLimit-Limit': { description: 'Burst limit per minute of the tier.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Calls left in the burst window.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Unix epoch seconds when the burst window resets.', schema: { type: 'integer' } },
+  'RateLimit-Policy': {
+    description:
+      'draft-ietf-httpapi-ratelimit-headers: the policies, `"burst";q=<per minute>;w=60` and, with a key, `"quota";q=<per month>;w=<seconds in this month>`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'draft-ietf-httpapi-ratelimit-headers: what remains of each policy and when it resets, `"burst";r=<left>;t=<seconds>, "quota";r=<left>;t=<seconds>`.',
+    schema: { type: 'string' },
+  },
   'X-Search-Latency-Ms': { description: 'Time the search took in the service, in milliseconds.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
   Deprecation: { description: 'v1 only, from 30 days before the v1 sunset: `true` (RFC 8594).', schema: { type: 'string', const: 'true' } },
@@ -191,7 +202,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     for (const [status, doc] of Object.entries(route.responses)) {
       const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
       if (route.access === 'key' || route.access === 'key-uncounted') {
-        for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
+        for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']) headers[h] = headerRef(h);
       }
       for (const h of doc.headers ?? []) headers[h] = headerRef(h);
       if (cutover) for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
@@ -216,7 +227,9 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
       const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
-      if (status === 429) for (const h of ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
+      if (status === 429)
+        for (const h of ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'])
+          headers[h] = headerRef(h);
       if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
       if (cutover) for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
       responses[String(status)] = {

@@ -17,8 +17,10 @@ import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
 import { KeyCache } from './gate/key-cache.js';
 import { ApiError, errorResponse } from './http/api-error.js';
+import { addCorsHeaders, corsPolicyOf, preflightHeaders } from './http/cors.js';
 import { DeadlineQueue, type RequestLifetime, requestAborted } from './http/deadline.js';
-import { finalize, type Reply } from './http/json.js';
+import { finalize, Reply } from './http/json.js';
+import { represent } from './http/representation.js';
 import { newRequestId } from './http/request-id.js';
 import type { Method, Principal, RouteContext, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
@@ -65,6 +67,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const router = createRouter(routes.filter((def) => def.access !== 'admin' || config.adminToken));
   const deadlines = new DeadlineQueue(config.requestDeadlineMs);
   const cutover = createCutover(config, routes);
+  const cors = corsPolicyOf(config.corsOrigins);
 
   /**
    * `extra` collects the headers every answer to this request carries — request id, cutover
@@ -75,6 +78,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     context: RequestContextInput | undefined,
     requestId: string,
     extra: Record<string, string>,
+    trace: RequestTrace,
   ): Promise<Response | Reply> {
     const url = new URL(request.url);
     const match = router.match(url);
@@ -82,7 +86,12 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
 
     const def = match.byMethod.get(request.method === 'HEAD' ? 'GET' : (request.method as Method));
     if (!def) {
-      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: match.allow } });
+      if (request.method === 'OPTIONS') {
+        // A CORS preflight from an allowed origin learns the methods, headers and max age;
+        // any other OPTIONS only the Allow list. It reaches no gate, so it counts nowhere.
+        if (trace.corsAllowed && request.headers.has('access-control-request-method')) preflightHeaders(match.allow, extra);
+        return new Response(null, { status: 204, headers: { allow: match.allow } });
+      }
       throw new ApiError(405, 'method_not_allowed', { allow: match.allow.split(', ') }, { allow: match.allow });
     }
 
@@ -95,7 +104,8 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     const state = new RequestState(request, url, match.params, requestId, now, lifetime, context);
     try {
       // One race covers admission and handler: the deadline is per request, not per step.
-      return await lifetime.race(admitAndAnswer(def, state, extra));
+      const answer = await lifetime.race(admitAndAnswer(def, state, extra));
+      return answer instanceof Reply ? represent(answer, request, def.cache, ports.hasher, extra) : answer;
     } finally {
       lifetime.dispose();
       // An admission that outlives the deadline frees its own slot (admitAndAnswer).
@@ -143,8 +153,11 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     const requestId = newRequestId();
     const extra: Record<string, string> = { 'x-request-id': requestId };
     const head = request.method === 'HEAD';
+    const trace = new RequestTrace();
+    // Without CORS_ORIGINS nothing here runs; with it, errors carry the CORS headers too.
+    if (cors) trace.corsAllowed = addCorsHeaders(cors, request.headers.get('origin'), extra);
     try {
-      return finalize(await handle(request, context, requestId, extra), extra, head);
+      return finalize(await handle(request, context, requestId, extra, trace), extra, head);
     } catch (error) {
       let failure: ApiError;
       if (error instanceof ApiError) {
@@ -158,7 +171,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
           error: describe(error),
           stack: error instanceof Error ? error.stack : undefined,
         });
-        failure = new ApiError(500, 'internal', { request_id: requestId });
+        failure = new ApiError(500, 'internal');
       }
       const response = errorResponse(failure, requestId, extra);
       return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
@@ -171,6 +184,12 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     config,
     runJobs: (now) => runJobs(ports, now ?? new Date(clock.now()), config),
   };
+}
+
+/** What the pipeline learns of a request along the way, for its answer's last steps. */
+class RequestTrace {
+  /** The request's Origin is allowed by CORS_ORIGINS. */
+  corsAllowed = false;
 }
 
 /** One request's state between the steps of the pipeline. */

@@ -53,6 +53,12 @@ export function monthOf(epochMs: number): string {
   return label;
 }
 
+/** Epoch ms of 00:00 UTC on the 1st of the month containing `epochMs` and of the next month (cached like monthOf). */
+export function monthBounds(epochMs: number): { from: number; to: number } {
+  if (!(epochMs >= cachedMonth.from && epochMs < cachedMonth.to)) monthOf(epochMs);
+  return cachedMonth;
+}
+
 /** Epoch ms of 00:00 UTC on the 1st of the month after the one containing `epochMs`. */
 export function nextMonthStart(epochMs: number): number {
   const d = new Date(epochMs);

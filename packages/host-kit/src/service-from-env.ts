@@ -101,6 +101,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
       publicRateLimitPerMinute: env.publicRateLimitPerMinute,
       beaconRateLimitPerMinute: env.beaconRateLimitPerMinute,
       cutoverSunsetAt: env.cutoverSunsetAt,
+      corsOrigins: env.corsOrigins,
     },
   );
   return {

@@ -47,7 +47,13 @@ describe('admitKey: the key gate, then one limiter decision', () => {
     const { plaintext, customerId } = await key();
     const admission = await admitKey(withKey(plaintext), ports, NOW, true, {});
     expect(admission.principal?.customer.id).toBe(customerId);
-    expect(admission.headers).toEqual({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': expect.any(String) });
+    expect(admission.headers).toEqual({
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '59',
+      'x-ratelimit-reset': expect.any(String),
+      'ratelimit-policy': expect.stringMatching(/^"burst";q=60;w=60, "quota";q=10000;w=\d+$/),
+      ratelimit: expect.stringMatching(/^"burst";r=59;t=60, "quota";r=9999;t=\d+$/),
+    });
     expect(admission.release).toBeTypeOf('function');
     expect(await ports.limiter.monthCount(customerId, 'test', monthOf(NOW))).toBe(1);
   });

@@ -37,7 +37,7 @@ async function within(ctx: RouteContext, subject: string, perMinute: number): Pr
     ctx.ports.alarm.raise('ratelimit.fail_open', { scope: 'beacon' });
     return;
   }
-  if (!decision.allowed) throw rateLimited(decision, 'burst');
+  if (!decision.allowed) throw rateLimited(decision, 'burst', ctx.now);
 }
 
 export async function admitBeacon(ctx: RouteContext): Promise<BeaconClaims> {

@@ -4,6 +4,7 @@ import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { BreakoutSchema } from '../../schemas/records.js';
 import { limitParam, textParam } from '../../validation/params.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { agentLinks } from '../shared/links.js';
 import { listOf } from './signal-list.js';
 
@@ -11,6 +12,7 @@ export const breakoutsRoute = route({
   method: 'GET',
   path: '/breakouts',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Artists breaking out: growth far above their own baseline and their genre’s',
   tags: ['signals'],
   query: {

@@ -4,6 +4,7 @@ import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { OneToWatchSchema } from '../../schemas/records.js';
 import { limitParam, textParam } from '../../validation/params.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { agentLinks } from '../shared/links.js';
 import { listOf } from './signal-list.js';
 
@@ -11,6 +12,7 @@ export const onesToWatchRoute = route({
   method: 'GET',
   path: '/tastemakers/ones-to-watch',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Artists picked in the last 180 days by top tastemakers, not yet breakouts',
   tags: ['signals'],
   query: {

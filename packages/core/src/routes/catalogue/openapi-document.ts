@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { type RouteDef, route } from '../../http/route.js';
 import { buildOpenApi } from '../../openapi.js';
+import { LIST_CACHE } from '../shared/cache.js';
 
 /** The document itself is checked by an OpenAPI validator; here only its frame is described. */
 export const OpenApiDocumentSchema = v.objectWithRest(
@@ -39,6 +40,7 @@ export const openApiRoute = route({
   method: 'GET',
   path: '/openapi.json',
   access: 'public',
+  cache: LIST_CACHE,
   summary: 'OpenAPI 3.1 description of this version',
   tags: ['meta'],
   responses: { 200: { description: 'The OpenAPI document.', schema: OpenApiDocumentSchema } },

@@ -7,6 +7,7 @@ import { route } from '../../http/route.js';
 import type { ResolveInput } from '../../ports/index.js';
 import { ClusterSchema } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { idWithin, isMbid } from '../shared/keys.js';
 import { agentLinks } from '../shared/links.js';
 
@@ -58,6 +59,7 @@ export const resolveRoute = route({
   method: 'GET',
   path: '/resolve',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Resolve a name, link or external id to a cluster',
   description:
     'Exactly one of q (best name match), url (Discogs, MusicBrainz, Bandcamp or Spotify link), discogs (123 = artist, label/123, master/123 = the master’s main artist) or mbid.',

@@ -4,6 +4,7 @@ import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { named } from '../../schemas/named.js';
 import { cutoverPhase, MIGRATION_GUIDE_PATH, sunsetInstant } from '../../versioning.js';
+import { LIST_CACHE } from '../shared/cache.js';
 
 export const RootSchema = named(
   'RootIndex',
@@ -26,6 +27,7 @@ export const rootRoute = route({
   method: 'GET',
   path: '',
   access: 'public',
+  cache: LIST_CACHE,
   summary: 'Self-describing root index',
   tags: ['meta'],
   responses: { 200: { description: 'Links to the documentation and every route of this version.', schema: RootSchema } },

@@ -4,6 +4,7 @@ import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { TastemakerSchema } from '../../schemas/records.js';
 import { limitParam } from '../../validation/params.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { agentLinks } from '../shared/links.js';
 import { listOf } from './signal-list.js';
 
@@ -11,6 +12,7 @@ export const tastemakersRoute = route({
   method: 'GET',
   path: '/tastemakers',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Labels and festivals ranked by how often their picks later broke out',
   tags: ['signals'],
   query: {

@@ -5,6 +5,7 @@ import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { named } from '../../schemas/named.js';
 import { integerParam, limitParam, textParam } from '../../validation/params.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { BANDCAMP_WHERE, MANIFEST_SUCCESSOR } from './deprecations.js';
 
 export const BandcampManifestSchema = named(
@@ -29,6 +30,7 @@ export const bandcampManifestRoute = route({
   method: 'GET',
   path: '/api/v1/bandcamp',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Bandcamp manifest: the artists covered, their latest counts, and the fields served',
   tags: ['bandcamp'],
   query: {

@@ -7,6 +7,7 @@ import type { BandcampReleaseData } from '../../ports/index.js';
 import { named } from '../../schemas/named.js';
 import { BandcampReleaseSchema } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { parseAgentKey } from '../shared/keys.js';
 import { BANDCAMP_WHERE, MANIFEST_SUCCESSOR } from './deprecations.js';
 
@@ -22,6 +23,7 @@ export const bandcampReleaseRoute = route({
   method: 'GET',
   path: '/api/v1/bandcamp/release',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'Bandcamp release data, by release link or by artist',
   tags: ['bandcamp'],
   query: {

@@ -2,6 +2,7 @@
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { MasterDossierSchema } from '../../schemas/records.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { parseMasterId } from '../shared/keys.js';
 import { masterDeprecation } from './deprecations.js';
 import { masterNotFound, withMasterLinks } from './master-answers.js';
@@ -10,6 +11,7 @@ export const masterDossierRoute = route({
   method: 'GET',
   path: '/api/v1/dossier/master/:id',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'Per-master dossier: the master, its releases and related masters',
   tags: ['dossiers'],
   responses: { 200: { description: 'The master dossier.', schema: MasterDossierSchema } },

@@ -2,6 +2,7 @@
 import { json, jsonText } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { MasterSchema } from '../../schemas/records.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { parseMasterId } from '../shared/keys.js';
 import { masterLinks } from '../shared/links.js';
 import { masterDeprecation } from './deprecations.js';
@@ -11,6 +12,7 @@ export const masterRoute = route({
   method: 'GET',
   path: '/api/v1/masters/:id',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'One master release',
   tags: ['masters'],
   responses: { 200: { description: 'The master record.', schema: MasterSchema } },

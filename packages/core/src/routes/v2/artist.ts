@@ -10,6 +10,7 @@ import { route } from '../../http/route.js';
 import type { CallOptions, Catalogue, MasterDetail } from '../../ports/index.js';
 import type { ArtistDossier } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { parseAgentKey } from '../shared/keys.js';
 import { agentLinks, link } from '../shared/links.js';
 import { parseArtistFields } from './fields.js';
@@ -61,6 +62,7 @@ export const artistV2Route = route({
   method: 'GET',
   path: '/api/v2/artist/:key',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'Artist dossier, cluster-first, optionally trimmed to some facets',
   description:
     'key is a cluster_id (from GET /api/v2/resolve), a slug, or a typed locator (discogs:123, mbid:<uuid>). fields names the facets to keep (identity, behavior, discography, bandcamp); default all. The discography facet carries each master’s full record and its releases.',

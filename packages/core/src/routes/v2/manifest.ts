@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { named } from '../../schemas/named.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { ManifestSchema, manifestFor } from '../shared/dossier-fields.js';
 
 const field = (type: string, description: string) => ({ type, description });
@@ -68,6 +69,7 @@ export const manifestV2Route = route({
   method: 'GET',
   path: '/api/v2/dossier/manifest',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Field map of the dossiers, and where master, release and Bandcamp detail sit',
   tags: ['dossiers'],
   responses: {
