@@ -135,6 +135,32 @@ export function describeCatalogueConformance(
       }
     });
 
+    it('agents for every credit: each artist and label a record credits resolves by cluster_id, slug and Discogs id', async () => {
+      const records = await catalogue.masters(
+        data.masters.map((m) => m.master_id),
+        {},
+      );
+      const credited = new Set<number>();
+      for (const record of records) for (const ref of [...record.artists, ...record.labels]) credited.add(ref.cluster_id);
+      for (const master of data.masters) for (const credit of master.artists) credited.add(A(credit.discogs_id));
+      for (const release of data.releases) {
+        for (const credit of [...release.artists, ...release.extra_artists]) credited.add(A(credit.discogs_id));
+        for (const credit of release.labels) if (credit.discogs_id !== null) credited.add(L(credit.discogs_id));
+      }
+      for (const artist of data.artists)
+        for (const ref of [...artist.aliases, ...artist.members, ...artist.groups]) if (ref.discogs_id !== null) credited.add(A(ref.discogs_id));
+      for (const label of data.labels) for (const ref of [label.parent, ...label.sublabels]) if (ref?.discogs_id != null) credited.add(L(ref.discogs_id));
+      for (const clusterId of credited) {
+        const kind = clusterId % 4 === 1 ? 'artist' : 'label';
+        const found = await same((c) => c.findAgent({ by: 'cluster_id', cluster_id: clusterId }, null, {}));
+        expect(found, `cluster ${clusterId}`).not.toBeNull();
+        expect(found?.slug).toMatch(/^[a-z0-9-]*[a-z][a-z0-9-]*$/);
+        expect(await catalogue.findAgent({ by: 'slug', slug: found?.slug as string }, kind, {})).toEqual(found);
+        await same((c) => c.resolve({ by: 'discogs', kind, id: Math.floor(clusterId / 4) }, {}));
+      }
+      for (const record of records) for (const ref of [...record.artists, ...record.labels]) expect(ref.slug).not.toBeNull();
+    });
+
     it('findAgent, dossiers and resolve equal the reference', async () => {
       for (const id of [...probes.artists, ...probes.labels, ...probes.festivals]) {
         for (const kind of [null, 'artist', 'label', 'festival'] as const) await same((c) => c.findAgent({ by: 'cluster_id', cluster_id: id }, kind, {}));

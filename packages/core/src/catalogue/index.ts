@@ -3,12 +3,14 @@
  * adapters that store the rows elsewhere (PostgreSQL) and must assemble the same records.
  */
 
+export { agentStubsOf, artistStub, labelStub, preferredName, withAgentStubs } from './agent-stubs.js';
 export { addDays, dateOfReleased, daysBetween, pickDate } from './dates.js';
 export { type ArtistDossierInput, artistDossierOf } from './dossiers/artist-dossier.js';
 export { compareText } from './dossiers/counting.js';
 export { festivalDossierOf } from './dossiers/festival-dossier.js';
 export { type LabelDossierInput, labelDossierOf } from './dossiers/label-dossier.js';
 export { MAX_RELEASES, type MasterDossierInput, masterDossierOf, releasesOf } from './dossiers/master-dossier.js';
+export { CLUSTER_ID_RANGE, MASTER_ID_RANGE, SOURCE_ID_RANGE } from './id-ranges.js';
 export { bandcampHostOf, type LocatorSource, locatorsOf, releaseUrlKey } from './locators.js';
 export { type AgentLookup, mapLookup, refOf } from './lookup.js';
 export { formatNamesOf, labelRefsOf, masterRecordOf, releaseRecordOf } from './master-record.js';

@@ -1,5 +1,6 @@
 /** Everything the memory catalogue looks up, built once from the rows. */
 
+import { withAgentStubs } from '../catalogue/agent-stubs.js';
 import { bandcampHostOf, releaseUrlKey } from '../catalogue/locators.js';
 import { type AgentLookup, mapLookup } from '../catalogue/lookup.js';
 import { masterSearchEntry, type SearchEntry, searchEntry } from '../catalogue/search.js';
@@ -58,7 +59,9 @@ export function mainReleaseOf(index: CatalogueIndex, master: MasterRow): Release
   return master.main_release_id === null ? null : (index.releases.get(master.main_release_id) ?? null);
 }
 
-export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
+export function buildCatalogueIndex(rows: CatalogueData): CatalogueIndex {
+  // Every credited artist and label is an agent, whether or not the dumps hold its row.
+  const data = withAgentStubs(rows);
   const artists = new Map(data.artists.map((row) => [row.discogs_id, row]));
   const labels = new Map(data.labels.map((row) => [row.discogs_id, row]));
   const festivals = new Map(data.festivals.map((row) => [row.festival_id, row]));
