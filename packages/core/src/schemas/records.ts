@@ -28,12 +28,16 @@ export const AgentRefSchema = v.object({
 });
 export type AgentRef = v.InferOutput<typeof AgentRefSchema>;
 
+/** Links of a credited agent: `dossier`, its dossier in the caller's version (routes add them). */
+const RefLinksSchema = v.optional(v.pipe(LinksSchema, v.description('dossier: the credited agent’s dossier in the version called.')));
+
 export const MasterArtistSchema = v.object({
   cluster_id: v.number(),
   slug: nullableString,
   name: v.string(),
   anv: nullableString,
   join: nullableString,
+  _links: RefLinksSchema,
 });
 
 export const MasterLabelSchema = v.object({
@@ -41,6 +45,7 @@ export const MasterLabelSchema = v.object({
   slug: nullableString,
   name: v.string(),
   catno: nullableString,
+  _links: RefLinksSchema,
 });
 
 export const MasterSchema = v.object({

@@ -3,7 +3,7 @@ import { json, jsonText } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { MasterSchema } from '../../schemas/records.js';
 import { parseMasterId } from '../shared/keys.js';
-import { masterLinks } from '../shared/links.js';
+import { creditLinksInText, masterLinks } from '../shared/links.js';
 import { masterDeprecation } from './deprecations.js';
 import { masterNotFound, withLinksSpliced, withMasterLinks } from './master-answers.js';
 
@@ -23,7 +23,7 @@ export const masterRoute = route({
     if (ports.catalogue.mastersJson) {
       const [found] = await ports.catalogue.mastersJson([id], lifetime);
       if (!found) throw masterNotFound(id);
-      return jsonText(withLinksSpliced(found.json, JSON.stringify(masterLinks(config.baseUrl, base, id))));
+      return jsonText(withLinksSpliced(creditLinksInText(found.json, config.baseUrl, base), JSON.stringify(masterLinks(config.baseUrl, base, id))));
     }
     const master = await ports.catalogue.master(id, lifetime);
     if (!master) throw masterNotFound(id);
