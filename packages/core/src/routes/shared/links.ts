@@ -14,12 +14,23 @@ export function masterLinks(baseUrl: string, base: string, masterId: number): Re
   };
 }
 
-export function agentLinks(baseUrl: string, base: string, kind: AgentKind, clusterId: number, slug: string | null): Record<string, string> {
+/**
+ * An agent's own links. `bandcamp` only for an artist known to have Bandcamp signals: every
+ * link answers 200 (issue 12), and v1's Bandcamp route is 404 for an artist without them.
+ */
+export function agentLinks(
+  baseUrl: string,
+  base: string,
+  kind: AgentKind,
+  clusterId: number,
+  slug: string | null,
+  hasBandcamp = false,
+): Record<string, string> {
   const links: Record<string, string> = {};
   if (kind === 'artist') {
     links.self = link(baseUrl, `${base}/artist/${clusterId}`);
     if (slug) links.dossier = link(baseUrl, `${base}/dossier/artist/${slug}`);
-    links.bandcamp = link(baseUrl, base === '/api/v2' ? `${base}/artist/${clusterId}?fields=bandcamp` : `/api/v1/bandcamp/${clusterId}`);
+    if (hasBandcamp) links.bandcamp = link(baseUrl, base === '/api/v2' ? `${base}/artist/${clusterId}?fields=bandcamp` : `/api/v1/bandcamp/${clusterId}`);
   } else if (kind === 'label') {
     links.self = link(baseUrl, `${base}/label/${clusterId}`);
     if (slug) links.dossier = link(baseUrl, `${base}/dossier/label/${slug}`);

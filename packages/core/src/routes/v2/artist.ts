@@ -90,7 +90,7 @@ export const artistV2Route = route({
       body.discography = await discographyWithDetail(ports.catalogue, dossier.discography, artistLink, lifetime, { baseUrl: config.baseUrl, base });
     }
     if (fields.includes('bandcamp') && dossier.bandcamp !== undefined) body.bandcamp = dossier.bandcamp;
-    body._links = agentLinks(config.baseUrl, base, 'artist', agent.cluster_id, agent.slug);
+    body._links = agentLinks(config.baseUrl, base, 'artist', agent.cluster_id, agent.slug, dossier.bandcamp != null);
     return json(body);
   },
 });
