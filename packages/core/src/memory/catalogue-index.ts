@@ -129,10 +129,16 @@ export function buildCatalogueIndex(rows: CatalogueData): CatalogueIndex {
     for (const credit of main?.labels ?? []) if (credit.discogs_id !== null) labelIds.add(credit.discogs_id);
     for (const labelId of labelIds) push(mastersByLabel, labelId, master);
     entries.push(
-      masterSearchEntry(master, main, releasesByMaster.get(master.master_id)?.length ?? 0, (labelId) => {
-        const label = labels.get(labelId);
-        return label ? { slug: slugs.label.get(labelId) ?? null, name: label.name } : undefined;
-      }),
+      masterSearchEntry(
+        master,
+        main,
+        releasesByMaster.get(master.master_id)?.length ?? 0,
+        (labelId) => {
+          const label = labels.get(labelId);
+          return label ? { slug: slugs.label.get(labelId) ?? null, name: label.name } : undefined;
+        },
+        (artistId) => slugs.artist.get(artistId) ?? null,
+      ),
     );
   }
   const festivalsByArtist = new Map<number, FestivalRow[]>();
@@ -161,6 +167,7 @@ export function buildCatalogueIndex(rows: CatalogueData): CatalogueIndex {
         },
         row.name,
         [],
+        [],
         mainMastersByArtist.get(row.discogs_id)?.length ?? 0,
         null,
       ),
@@ -180,6 +187,7 @@ export function buildCatalogueIndex(rows: CatalogueData): CatalogueIndex {
           styles: [],
         },
         row.name,
+        [],
         [],
         mastersByLabel.get(row.discogs_id)?.length ?? 0,
         null,
@@ -201,6 +209,7 @@ export function buildCatalogueIndex(rows: CatalogueData): CatalogueIndex {
           styles: [],
         },
         row.name,
+        [],
         row.genres,
         lineup.size,
         null,

@@ -99,7 +99,16 @@ export const SearchHitSchema = v.object({
   artists: v.array(v.string()),
   genres: v.array(v.string()),
   styles: v.array(v.string()),
-  score: v.number(),
+  credits: v.optional(
+    v.pipe(
+      v.array(v.object({ cluster_id: v.number(), slug: nullableString, name: v.string(), _links: RefLinksSchema })),
+      v.description('A master’s artists, each with its slug and _links.dossier (masters only).'),
+    ),
+  ),
+  score: v.pipe(
+    v.number(),
+    v.description('Field-boosted relevance: integer points (words matched; in title/artist; phrase; whole words) plus popularity below 1.'),
+  ),
   _links: LinksSchema,
 });
 export type SearchHit = v.InferOutput<typeof SearchHitSchema>;
