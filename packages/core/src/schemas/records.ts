@@ -35,6 +35,9 @@ export const AgentRefSchema = named(
 );
 export type AgentRef = v.InferOutput<typeof AgentRefSchema>;
 
+/** Links of a credited agent: `dossier`, its dossier in the caller's version (routes add them). */
+const RefLinksSchema = v.optional(v.pipe(LinksSchema, v.description('dossier: the credited agent’s dossier in the version called.')));
+
 export const MasterArtistSchema = named(
   'MasterArtist',
   v.object({
@@ -43,6 +46,7 @@ export const MasterArtistSchema = named(
     name: v.string(),
     anv: nullableString,
     join: nullableString,
+    _links: RefLinksSchema,
   }),
 );
 
@@ -53,6 +57,7 @@ export const MasterLabelSchema = named(
     slug: nullableString,
     name: v.string(),
     catno: nullableString,
+    _links: RefLinksSchema,
   }),
 );
 
@@ -118,7 +123,16 @@ export const SearchHitSchema = named(
     artists: v.array(v.string()),
     genres: v.array(v.string()),
     styles: v.array(v.string()),
-    score: v.number(),
+    credits: v.optional(
+      v.pipe(
+        v.array(v.object({ cluster_id: v.number(), slug: nullableString, name: v.string(), _links: RefLinksSchema })),
+        v.description('A master’s artists, each with its slug and _links.dossier (masters only).'),
+      ),
+    ),
+    score: v.pipe(
+      v.number(),
+      v.description('Field-boosted relevance: integer points (words matched; in title/artist; phrase; whole words) plus popularity below 1.'),
+    ),
     _links: LinksSchema,
   }),
 );

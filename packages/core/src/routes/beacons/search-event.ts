@@ -34,9 +34,10 @@ export const ObservedBodySchema = named(
           position: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000), v.description('0-based position the user saw it at.')),
         }),
       ),
-      v.minLength(1, 'must hold at least one hit'),
+      // Empty is a search that found nothing (or nothing the user saw): the event a catalogue most
+      // needs to see (issue 12), so it is accepted like any other.
       v.maxLength(100, 'must hold at most 100 hits'),
-      v.description('The hits the user saw.'),
+      v.description('The hits the user saw; [] when the search found nothing.'),
     ),
   }),
 );

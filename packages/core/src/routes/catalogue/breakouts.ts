@@ -26,7 +26,7 @@ export const breakoutsRoute = route({
     const result = await ports.catalogue.breakouts({ window: query.window, genre: query.genre ?? null, limit: query.limit }, lifetime);
     return json({
       as_of: result.as_of,
-      items: result.items.map((b) => ({ ...b, _links: agentLinks(config.baseUrl, base, 'artist', b.cluster_id, b.slug) })),
+      items: result.items.map((b) => ({ ...b, _links: agentLinks(config.baseUrl, base, 'artist', b.cluster_id, b.slug, true) })),
     });
   },
 });

@@ -25,7 +25,7 @@ export const onesToWatchRoute = route({
     const result = await ports.catalogue.onesToWatch({ genre: query.genre ?? null, limit: query.limit }, lifetime);
     return json({
       as_of: result.as_of,
-      items: result.items.map((o) => ({ ...o, _links: agentLinks(config.baseUrl, base, 'artist', o.cluster_id, o.slug) })),
+      items: result.items.map((o) => ({ ...o, _links: agentLinks(config.baseUrl, base, 'artist', o.cluster_id, o.slug, true) })),
     });
   },
 });

@@ -93,6 +93,16 @@ export const resolveRoute = route({
     if (input.by === 'discogs') idWithin(input.id, input.kind === 'master' ? MASTER_ID_RANGE : SOURCE_ID_RANGE, given[0] as string);
     const cluster = await ports.catalogue.resolve(input, lifetime);
     if (!cluster) throw notFound('cluster');
-    return json({ ...cluster, _links: agentLinks(config.baseUrl, base, cluster.kind, cluster.cluster_id, cluster.slug) });
+    return json({
+      ...cluster,
+      _links: agentLinks(
+        config.baseUrl,
+        base,
+        cluster.kind,
+        cluster.cluster_id,
+        cluster.slug,
+        cluster.locators.some((locator) => locator.source === 'bandcamp'),
+      ),
+    });
   },
 });

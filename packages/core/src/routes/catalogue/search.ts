@@ -10,7 +10,7 @@ import { SearchHitSchema } from '../../schemas/records.js';
 import { cursorParam, limitParam, textParam } from '../../validation/params.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { filterParams, filtersOf, hasFilters } from '../shared/filters.js';
-import { agentLinks, masterLinks } from '../shared/links.js';
+import { agentLinks, masterLinks, withRefLinks } from '../shared/links.js';
 
 export const SearchResponseSchema = named(
   'SearchPage',
@@ -76,6 +76,7 @@ export const searchRoute = route({
     const body = {
       hits: page.map((hit) => ({
         ...hit,
+        ...(hit.credits ? { credits: hit.credits.map((credit) => withRefLinks(credit, config.baseUrl, base)) } : {}),
         _links: hit.type === 'master' ? masterLinks(config.baseUrl, base, hit.id) : agentLinks(config.baseUrl, base, hit.type, hit.id, hit.slug),
       })),
       next_cursor: hits.length > limit && last ? encodeCursor({ score: last.score, type: last.type, id: last.id }) : null,

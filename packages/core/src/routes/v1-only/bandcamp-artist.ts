@@ -32,6 +32,6 @@ export const bandcampArtistRoute = route({
     if (!agent) throw notFound('artist');
     const signals = await ports.catalogue.bandcampArtist(agent.cluster_id, lifetime);
     if (!signals) throw notFound('bandcamp signals for this artist');
-    return json({ ...signals, _links: agentLinks(config.baseUrl, '/api/v1', 'artist', agent.cluster_id, agent.slug) });
+    return json({ ...signals, _links: agentLinks(config.baseUrl, '/api/v1', 'artist', agent.cluster_id, agent.slug, true) });
   },
 });

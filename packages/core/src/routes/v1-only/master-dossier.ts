@@ -4,6 +4,7 @@ import { route } from '../../http/route.js';
 import { MasterDossierSchema } from '../../schemas/records.js';
 import { RECORD_CACHE } from '../shared/cache.js';
 import { parseMasterId } from '../shared/keys.js';
+import { withCreditLinks } from '../shared/links.js';
 import { masterDeprecation } from './deprecations.js';
 import { masterNotFound, withMasterLinks } from './master-answers.js';
 
@@ -24,6 +25,7 @@ export const masterDossierRoute = route({
     return json({
       ...dossier,
       master: withMasterLinks(dossier.master, config.baseUrl, base),
+      releases: dossier.releases.map((release) => withCreditLinks(release, config.baseUrl, base)),
       _links: { self: `${config.baseUrl}/api/v1/dossier/master/${id}`, master: `${config.baseUrl}/api/v1/masters/${id}` },
     });
   },

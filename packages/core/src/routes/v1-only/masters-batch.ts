@@ -8,7 +8,7 @@ import type { MasterJson } from '../../ports/index.js';
 import { named } from '../../schemas/named.js';
 import { MasterSchema } from '../../schemas/records.js';
 import { masterIdProblem } from '../shared/keys.js';
-import { masterLinks } from '../shared/links.js';
+import { creditLinksInText, masterLinks } from '../shared/links.js';
 import { MANIFEST_SUCCESSOR, MASTER_WHERE } from './deprecations.js';
 import { withLinksSpliced } from './master-answers.js';
 
@@ -84,7 +84,7 @@ function batchFromJson(unique: number[], found: MasterJson[], baseUrl: string, b
   for (const id of unique) {
     const text = byId.get(id);
     if (text === undefined) missing.push(id);
-    else masters.push(withLinksSpliced(text, JSON.stringify(masterLinks(baseUrl, base, id))));
+    else masters.push(withLinksSpliced(creditLinksInText(text, baseUrl, base), JSON.stringify(masterLinks(baseUrl, base, id))));
   }
   return jsonText(`{"masters":[${masters.join(',')}],"missing":${JSON.stringify(missing)}}`);
 }
