@@ -8,12 +8,13 @@
  * `ban-ben-long-yi` rather than one run of letters.
  */
 import anyAscii from 'any-ascii';
-import iuliia from 'iuliia';
+// Named imports: iuliia's ESM build (what bundlers read) has no default export.
+import { ICAO_DOC_9303, translate } from 'iuliia';
 
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const HAN = /\p{Script=Han}/gu;
 
 export function transliterate(text: string): string {
-  const latinCyrillic = CYRILLIC.test(text) ? iuliia.translate(text, iuliia.ICAO_DOC_9303) : text;
+  const latinCyrillic = CYRILLIC.test(text) ? translate(text, ICAO_DOC_9303) : text;
   return anyAscii(latinCyrillic.replace(HAN, (char) => ` ${char} `));
 }
