@@ -83,6 +83,11 @@ export function describeCatalogueConformance(
         await same((c) => c.search(searchQuery(q), {}));
         for (const type of ['master', 'artist', 'label', 'festival'] as const) await same((c) => c.search(searchQuery(q, { type }), {}));
       }
+      // the same bytes, too: a hit's keys (and its credits' keys) in the reference's order
+      for (const q of ['nova', 'vince watson', null]) {
+        const [actual, expected] = await Promise.all([catalogue.search(searchQuery(q), {}), reference.search(searchQuery(q), {})]);
+        expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+      }
       const filters: SearchQuery['filters'][] = [
         { genre: ['electronic'] },
         { genre: ['ELECTRONIC', 'Rock'] },

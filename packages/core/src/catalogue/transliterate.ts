@@ -8,7 +8,7 @@
  * `ban-ben-long-yi` rather than one run of letters.
  */
 import anyAscii from 'any-ascii';
-// Named imports: bundlers take iuliia's `module` build, which has no default export.
+// Named imports: iuliia's ESM build (what bundlers read) has no default export.
 import { ICAO_DOC_9303, translate } from 'iuliia';
 
 const CYRILLIC = /\p{Script=Cyrillic}/u;

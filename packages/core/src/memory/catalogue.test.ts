@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { artistStub } from '../catalogue/agent-stubs.js';
 import { type ArtistRow, type BandcampObservation, type CatalogueData, clusterIdOf, emptyCatalogueData, type MasterRow, type ReleaseRow } from '../dataset.js';
 import type { SearchHitData } from '../schemas/records.js';
 import {
@@ -23,22 +24,9 @@ const L = (id: number) => clusterIdOf('label', id);
 const F = (id: number) => clusterIdOf('festival', id);
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
+/** An artist row with every field the test does not set empty: the shape of a credit's stub. */
 function artist(discogs_id: number, name: string, extra: Partial<ArtistRow> = {}): ArtistRow {
-  return {
-    discogs_id,
-    name,
-    real_name: null,
-    profile: null,
-    data_quality: null,
-    name_variations: [],
-    aliases: [],
-    members: [],
-    groups: [],
-    urls: [],
-    mbid: null,
-    spotify_id: null,
-    ...extra,
-  };
+  return { ...artistStub(discogs_id, name), ...extra };
 }
 
 function master(

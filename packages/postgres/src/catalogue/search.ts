@@ -53,7 +53,8 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
     artists: row.artists,
     genres: row.genres,
     styles: row.styles,
-    ...(row.credits ? { credits: row.credits } : {}),
+    // jsonb keeps keys in its own order: rebuilt in the order core serves (cluster_id, slug, name)
+    ...(row.credits ? { credits: row.credits.map((credit) => ({ cluster_id: credit.cluster_id, slug: credit.slug, name: credit.name })) } : {}),
     score: row.score,
   }));
 }
