@@ -36,6 +36,7 @@ export async function openEmbeddedStorage(dataDir: string, logger: Logger): Prom
     catalogue: pg.createPostgresCatalogue(sql),
     accounts: pg.createPostgresAccounts(sql),
     description: `embedded PGlite in ${dataDir}/pg (Discogs samples + generated signals)`,
+    probes: [pg.postgresProbe(sql)],
     close: async () => {
       await sql.end({ timeout: 5 });
       await server.stop();

@@ -28,7 +28,8 @@ export const openApiRoute = route({
       buildOpenApi(routes, {
         version: base.slice(5) as 'v1' | 'v2',
         baseUrl: config.baseUrl,
-        include: (r) => r.path === base || r.path.startsWith(`${base}/`),
+        // The health probes sit at the root, outside both versions, and belong to both documents.
+        include: (r) => r.path === base || r.path.startsWith(`${base}/`) || r.tags.includes('health'),
       }),
     );
   },
