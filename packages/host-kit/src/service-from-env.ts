@@ -23,6 +23,7 @@ import {
 } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { type HostEnv, readEnv } from './env.js';
+import { type MetricSources, prometheusMetrics } from './metrics.js';
 import { nativeHasher } from './native-hasher.js';
 import { optionalPeer } from './optional-peer.js';
 
@@ -53,6 +54,8 @@ export interface HostStorage {
   durable?: boolean;
   /** What GET /readyz checks of this storage (the database and its migrations). */
   probes?: readonly Probe[];
+  /** What GET /metrics reads of this storage at scrape time (pool in-flight, outbox depth). */
+  metricSources?: MetricSources;
   close?(): Promise<void>;
 }
 
@@ -94,6 +97,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
       limiter: limits.limiter,
       logger,
       hasher: nativeHasher(),
+      metrics: prometheusMetrics(store.metricSources),
       ...(billing ? { billing } : {}),
       ...(mailer ? { mailer } : {}),
       probes: [...(store.probes ?? []), ...(limits.probe ? [limits.probe] : [])],
@@ -140,7 +144,12 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
   const sql = pg.connectPostgres(env.databaseUrl as string, { max: env.databasePoolMax });
   closers.push(() => sql.end({ timeout: 5 }));
   // The first guardFor fixes the backstops of every port on this pool (backstops.ts).
-  pg.guardFor(sql, { logger });
+  const guard = pg.guardFor(sql, { logger });
+  const inFlight: Record<string, () => number> = { primary: () => guard.inFlight };
+  const metricSources: MetricSources = {
+    inFlight: () => Object.fromEntries(Object.entries(inFlight).map(([pool, read]) => [pool, read()])),
+    outboxDepth: () => pg.outboxDepth(sql),
+  };
   if (migrate) await pg.migrate(sql);
   const host = (url: string) => new URL(url).host;
   // The catalogue's generation (advanced by each import's finish()) and the master records kept
@@ -157,13 +166,15 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
       accounts: pg.createPostgresAccounts(sql),
       description: `PostgreSQL ${host(env.databaseUrl as string)}`,
       probes,
+      metricSources,
     };
   }
   // Catalogue reads on the replicas, each pool with backstops of its own; accounts on the primary.
   const replicas = env.databaseReplicaUrls.map((url) => {
     const replica = pg.connectPostgres(url, { max: env.databasePoolMax });
     closers.push(() => replica.end({ timeout: 5 }));
-    pg.guardFor(replica, { logger });
+    const replicaGuard = pg.guardFor(replica, { logger });
+    inFlight[host(url)] = () => replicaGuard.inFlight;
     return { name: host(url), sql: replica };
   });
   const replicated = pg.createReplicatedCatalogue(sql, replicas, { logger, generation, ...cached });
@@ -174,6 +185,7 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
     accounts: pg.createPostgresAccounts(sql),
     description: `PostgreSQL ${host(env.databaseUrl as string)}, catalogue reads on ${replicas.map((r) => r.name).join(', ')}`,
     probes,
+    metricSources,
   };
 }
 

@@ -11,6 +11,7 @@ import type { Accounts } from './accounts.js';
 import type { Billing, Mailer } from './billing.js';
 import type { Catalogue } from './catalogue.js';
 import type { Limiter } from './limiter.js';
+import type { Metrics } from './metrics.js';
 import type { Probe } from './probe.js';
 import type { Alarm, Clock, Hasher, Logger } from './runtime.js';
 
@@ -20,10 +21,11 @@ export type * from './catalogue.js';
 export { FACET_NAMES } from './catalogue.js';
 export type * from './catalogue-writer.js';
 export type * from './limiter.js';
+export type * from './metrics.js';
 export type * from './probe.js';
 export type * from './runtime.js';
 
-/** The ports a service is built from. Clock, Logger, Alarm and Hasher have defaults. */
+/** The ports a service is built from. Clock, Logger, Alarm, Hasher and Metrics have defaults. */
 export interface Ports {
   catalogue: Catalogue;
   accounts: Accounts;
@@ -37,6 +39,8 @@ export interface Ports {
   logger: Logger;
   alarm: Alarm;
   hasher: Hasher;
+  metrics: Metrics;
 }
 
-export type PortsInput = Omit<Ports, 'clock' | 'logger' | 'alarm' | 'hasher'> & Partial<Pick<Ports, 'clock' | 'logger' | 'alarm' | 'hasher'>>;
+export type PortsInput = Omit<Ports, 'clock' | 'logger' | 'alarm' | 'hasher' | 'metrics'> &
+  Partial<Pick<Ports, 'clock' | 'logger' | 'alarm' | 'hasher' | 'metrics'>>;
