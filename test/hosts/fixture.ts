@@ -168,6 +168,16 @@ export const FIXTURE: FixtureCase[] = [
     expect: () => ({ status: 304, emptyBody: true, headers: { etag: /^"[0-9a-f]{32}"$/, 'cache-control': 'private, max-age=3600', ...requestId } }),
   },
   {
+    name: 'health: /healthz is up, public and unmetered',
+    request: () => ({ method: 'GET', path: '/healthz' }),
+    expect: () => ({ status: 200, json: { status: 'ok' }, headers: { 'cache-control': 'no-store', 'x-ratelimit-limit': false, ...requestId } }),
+  },
+  {
+    name: 'health: /readyz on memory storage is ready',
+    request: () => ({ method: 'GET', path: '/readyz' }),
+    expect: () => ({ status: 200, json: { status: 'ready' }, headers: { 'x-ratelimit-limit': false } }),
+  },
+  {
     name: 'data route with a body: batch of masters',
     request: (c) => ({ method: 'POST', path: '/api/v1/masters/batch', headers: withKey(c.key, json), body: JSON.stringify({ ids: [c.masterId] }) }),
     expect: () => ({ status: 200, headers: { 'content-type': /^application\/json/ } }),

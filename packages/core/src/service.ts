@@ -11,7 +11,7 @@
  * becomes the spec's body in one place (`errorResponse`). docs/architecture.md walks it.
  */
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
-import { consoleLogger, loggingAlarm, pureHasher, systemClock, throttledAlarm } from './defaults.js';
+import { consoleLogger, loggingAlarm, noMetrics, pureHasher, systemClock, throttledAlarm } from './defaults.js';
 import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
 import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
@@ -57,7 +57,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const accounts = keyCache
     ? invalidatingAccounts(input.accounts, limiter as typeof limiter & { bumpAuthEpoch(): Promise<void> }, keyCache, logger, alarm)
     : input.accounts;
-  const ports: Ports = { ...input, accounts, clock, logger, alarm, hasher: input.hasher ?? pureHasher };
+  const ports: Ports = { ...input, accounts, clock, logger, alarm, hasher: input.hasher ?? pureHasher, metrics: input.metrics ?? noMetrics };
   const config = resolveConfig(serviceConfig);
   // A SECRET_KEY that is set but malformed or short stops the service here, not at the first search.
   beaconSignerFor(config.secretKey);
@@ -85,6 +85,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     if (!match) throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
 
     const def = match.byMethod.get(request.method === 'HEAD' ? 'GET' : (request.method as Method));
+    trace.route = def ? def.path : null;
     if (!def) {
       if (request.method === 'OPTIONS') {
         // A CORS preflight from an allowed origin learns the methods, headers and max age;
@@ -101,7 +102,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     if (versioned.redirect) return versioned.redirect;
     if (versioned.gone) throw versioned.gone;
     const lifetime = deadlines.start(request);
-    const state = new RequestState(request, url, match.params, requestId, now, lifetime, context);
+    const state = new RequestState(request, url, match.params, requestId, now, lifetime, context, trace);
     try {
       // One race covers admission and handler: the deadline is per request, not per step.
       const answer = await lifetime.race(admitAndAnswer(def, state, extra));
@@ -123,6 +124,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     }
     state.release = admission.release;
     if (admission.headers) Object.assign(extra, admission.headers);
+    if (admission.principal) state.trace.keyPrefix = admission.principal.key.display_prefix;
     const ctx: RouteContext = new HandlerContext(state, state.search(def), admission.principal, ports, config, routes, keepAlive);
     return def.handler(ctx);
   }
@@ -150,10 +152,30 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   }
 
   async function fetch(request: Request, context?: RequestContextInput): Promise<Response> {
+    const started = performance.now();
+    const trace = new RequestTrace();
+    const response = await answer(request, context, trace);
+    // One access-log line and the request metrics per request (docs/decisions.md §8).
+    const seconds = (performance.now() - started) / 1000;
+    logger.log({
+      level: 'info',
+      kind: 'http.access',
+      request_id: trace.requestId,
+      method: request.method,
+      route: trace.route,
+      status: response.status,
+      ms: Math.round(seconds * 10_000) / 10,
+      key_prefix: trace.keyPrefix,
+    });
+    ports.metrics.request(trace.route, request.method, response.status, seconds);
+    return response;
+  }
+
+  async function answer(request: Request, context: RequestContextInput | undefined, trace: RequestTrace): Promise<Response> {
     const requestId = newRequestId();
+    trace.requestId = requestId;
     const extra: Record<string, string> = { 'x-request-id': requestId };
     const head = request.method === 'HEAD';
-    const trace = new RequestTrace();
     // Without CORS_ORIGINS nothing here runs; with it, errors carry the CORS headers too.
     if (cors) trace.corsAllowed = addCorsHeaders(cors, request.headers.get('origin'), extra);
     try {
@@ -188,8 +210,13 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
 
 /** What the pipeline learns of a request along the way, for its answer's last steps. */
 class RequestTrace {
+  requestId = '';
   /** The request's Origin is allowed by CORS_ORIGINS. */
   corsAllowed = false;
+  /** The matched route's pattern (`/api/v1/masters/:id`), never the path: no ids in logs or labels. */
+  route: string | null = null;
+  /** The admitted key's 12-character display prefix (docs/decisions.md §3): never the key. */
+  keyPrefix: string | null = null;
 }
 
 /** One request's state between the steps of the pipeline. */
@@ -205,6 +232,7 @@ class RequestState {
     readonly now: number,
     readonly lifetime: RequestLifetime,
     readonly context: RequestContextInput | undefined,
+    readonly trace: RequestTrace,
   ) {}
 
   /** The strict query of `def`; a URL without a query string skips URLSearchParams entirely. */

@@ -18,10 +18,12 @@ import {
   type Limiter,
   type Logger,
   type Mailer,
+  type Probe,
   type Service,
 } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { type HostEnv, readEnv } from './env.js';
+import { type MetricSources, prometheusMetrics } from './metrics.js';
 import { nativeHasher } from './native-hasher.js';
 import { optionalPeer } from './optional-peer.js';
 
@@ -50,6 +52,10 @@ export interface HostStorage {
   description: string;
   /** false: accounts that forget on restart (the memory demo), so usage is not persisted either. Default true. */
   durable?: boolean;
+  /** What GET /readyz checks of this storage (the database and its migrations). */
+  probes?: readonly Probe[];
+  /** What GET /metrics reads of this storage at scrape time (pool in-flight, outbox depth). */
+  metricSources?: MetricSources;
   close?(): Promise<void>;
 }
 
@@ -91,8 +97,10 @@ export async function createServiceFromEnv(source: Record<string, string | undef
       limiter: limits.limiter,
       logger,
       hasher: nativeHasher(),
+      metrics: prometheusMetrics(store.metricSources),
       ...(billing ? { billing } : {}),
       ...(mailer ? { mailer } : {}),
+      probes: [...(store.probes ?? []), ...(limits.probe ? [limits.probe] : [])],
     },
     {
       baseUrl: env.baseUrl,
@@ -136,7 +144,12 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
   const sql = pg.connectPostgres(env.databaseUrl as string, { max: env.databasePoolMax });
   closers.push(() => sql.end({ timeout: 5 }));
   // The first guardFor fixes the backstops of every port on this pool (backstops.ts).
-  pg.guardFor(sql, { logger });
+  const guard = pg.guardFor(sql, { logger });
+  const inFlight: Record<string, () => number> = { primary: () => guard.inFlight };
+  const metricSources: MetricSources = {
+    inFlight: () => Object.fromEntries(Object.entries(inFlight).map(([pool, read]) => [pool, read()])),
+    outboxDepth: () => pg.outboxDepth(sql),
+  };
   if (migrate) await pg.migrate(sql);
   const host = (url: string) => new URL(url).host;
   // The catalogue's generation (advanced by each import's finish()) and the master records kept
@@ -144,6 +157,7 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
   const generation = pg.watchCatalogueGeneration(sql, { logger });
   closers.push(() => generation.close());
   await generation.ready;
+  const probes = [pg.postgresProbe(sql)];
   const recordCache = env.catalogueCacheMb > 0 ? new pg.RecordCache(generation, env.catalogueCacheMb * 1024 * 1024) : undefined;
   const cached = recordCache ? { recordCache } : {};
   if (env.databaseReplicaUrls.length === 0) {
@@ -151,13 +165,16 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
       catalogue: pg.createPostgresCatalogue(sql, cached),
       accounts: pg.createPostgresAccounts(sql),
       description: `PostgreSQL ${host(env.databaseUrl as string)}`,
+      probes,
+      metricSources,
     };
   }
   // Catalogue reads on the replicas, each pool with backstops of its own; accounts on the primary.
   const replicas = env.databaseReplicaUrls.map((url) => {
     const replica = pg.connectPostgres(url, { max: env.databasePoolMax });
     closers.push(() => replica.end({ timeout: 5 }));
-    pg.guardFor(replica, { logger });
+    const replicaGuard = pg.guardFor(replica, { logger });
+    inFlight[host(url)] = () => replicaGuard.inFlight;
     return { name: host(url), sql: replica };
   });
   const replicated = pg.createReplicatedCatalogue(sql, replicas, { logger, generation, ...cached });
@@ -167,6 +184,8 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
     catalogue: replicated.catalogue,
     accounts: pg.createPostgresAccounts(sql),
     description: `PostgreSQL ${host(env.databaseUrl as string)}, catalogue reads on ${replicas.map((r) => r.name).join(', ')}`,
+    probes,
+    metricSources,
   };
 }
 
@@ -176,7 +195,7 @@ async function limiterFromEnv(
   logger: Logger,
   closers: Array<() => Promise<void>>,
   prefix: string | undefined,
-): Promise<{ limiter: Limiter; description: string }> {
+): Promise<{ limiter: Limiter; description: string; probe?: Probe }> {
   const accounts = store.accounts;
   if (env.redisUrl) {
     const [upstash, { createTcpRedis }] = await optionalPeer(['@catalogue/upstash', 'ioredis', '@upstash/redis'], 'REDIS_URL', () =>
@@ -184,20 +203,43 @@ async function limiterFromEnv(
     );
     const tcp = createTcpRedis(env.redisUrl);
     closers.push(() => tcp.close());
-    return { limiter: upstash.createRedisLimiter({ redis: tcp.commands, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'redis (tcp)' };
+    return {
+      limiter: upstash.createRedisLimiter({ redis: tcp.commands, accounts, logger, ...(prefix ? { prefix } : {}) }),
+      description: 'redis (tcp)',
+      probe: limitStoreProbe(() => tcp.connection.ping()),
+    };
   }
   if (env.upstashUrl && env.upstashToken) {
     const [upstash, { Redis }] = await optionalPeer(['@catalogue/upstash', '@upstash/redis'], 'UPSTASH_REDIS_REST_URL', () =>
       Promise.all([import('@catalogue/upstash'), import('@upstash/redis')]),
     );
     const redis = new Redis({ url: env.upstashUrl, token: env.upstashToken });
-    return { limiter: upstash.createRedisLimiter({ redis, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'upstash (rest)' };
+    return {
+      limiter: upstash.createRedisLimiter({ redis, accounts, logger, ...(prefix ? { prefix } : {}) }),
+      description: 'upstash (rest)',
+      probe: limitStoreProbe(() => redis.ping()),
+    };
   }
   if (env.upstashUrl || env.upstashToken) throw new Error('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');
   // On a database, the in-process limiter's month counts are durable usage too (seeded at
   // start, flushed every minute and at close); the memory demo keeps them in memory only.
   if (store.durable === false) return { limiter: createMemoryLimiter(), description: 'in-process' };
   return { limiter: createMemoryLimiter({ durable: accounts, logger }), description: 'in-process, usage persisted' };
+}
+
+/** The limit store's readiness probe: one PING; the message never carries the URL or token. */
+function limitStoreProbe(ping: () => Promise<unknown>): Probe {
+  return {
+    name: 'limits',
+    async check() {
+      try {
+        await ping();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        throw new Error(`limit store unreachable${code ? ` (${code})` : ''}`);
+      }
+    },
+  };
 }
 
 async function billingFromEnv(env: HostEnv, source: Record<string, string | undefined>, logger: Logger): Promise<{ billing?: Billing; mailer?: Mailer }> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ResolvedConfig, resolveConfig } from '../config.js';
 import { emptyCatalogueData } from '../dataset.js';
-import { pureHasher } from '../defaults.js';
+import { noMetrics, pureHasher } from '../defaults.js';
 import { createMemoryAccounts } from '../memory/accounts.js';
 import { createMemoryCatalogue } from '../memory/catalogue.js';
 import { createMemoryLimiter } from '../memory/limiter.js';
@@ -25,6 +25,7 @@ function portsWith(limiter: Limiter = createMemoryLimiter()) {
     logger: { log: (record) => logs.push(record) },
     alarm: { raise: (kind) => alarms.push(kind) },
     hasher: pureHasher,
+    metrics: noMetrics,
   };
   const key = async (tier: TierId = 'self_serve_49') => {
     const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier, environment: 'test' }, new Date(NOW));

@@ -107,6 +107,7 @@ function failOpen(ports: Ports, principal: Principal, error: unknown): Admission
     error: error instanceof Error ? error.message : String(error),
   };
   ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', ...detail });
+  ports.metrics.limiterFailOpen('key');
   ports.alarm.raise('ratelimit.fail_open', detail);
   return { principal, headers: null, release: null };
 }
@@ -119,6 +120,7 @@ export async function admitPublic(ip: string, ports: Ports, config: ResolvedConf
   } catch (error) {
     if (error instanceof ApiError) throw error;
     ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', scope: 'public', error: error instanceof Error ? error.message : String(error) });
+    ports.metrics.limiterFailOpen('public');
     ports.alarm.raise('ratelimit.fail_open', { scope: 'public' });
     return { principal: null, headers: null, release: null };
   }

@@ -30,7 +30,12 @@ function documentFor(routes: readonly RouteDef[], base: string, baseUrl: string)
   const key = `${base} ${baseUrl}`;
   let doc = byBase.get(key);
   if (!doc) {
-    doc = buildOpenApi(routes, { version: base.slice(5) as 'v1' | 'v2', baseUrl, include: (r) => r.path === base || r.path.startsWith(`${base}/`) });
+    doc = buildOpenApi(routes, {
+      version: base.slice(5) as 'v1' | 'v2',
+      baseUrl,
+      // The health probes sit at the root, outside both versions, and belong to both documents.
+      include: (r) => r.path === base || r.path.startsWith(`${base}/`) || r.tags.includes('health'),
+    });
     byBase.set(key, doc);
   }
   return doc;
