@@ -14,6 +14,7 @@ import {
   type Catalogue,
   type CatalogueData,
   consoleLogger,
+  createLogMailer,
   createService,
   type Limiter,
   type Logger,
@@ -243,15 +244,18 @@ function limitStoreProbe(ping: () => Promise<unknown>): Probe {
 }
 
 async function billingFromEnv(env: HostEnv, source: Record<string, string | undefined>, logger: Logger): Promise<{ billing?: Billing; mailer?: Mailer }> {
-  // `log` mail is the default and needs no transport package: the service logs by itself.
+  // `log` mail is the default and needs no transport package: core's log mailer. Sign-in links
+  // are printed whole only without DATABASE_URL (the embedded default, the memory demo), where
+  // the one reading the log is the one signing in (docs/decisions.md §3).
+  const showLinks = !env.databaseUrl;
   const mailNeeded = env.mailTransport !== null && env.mailTransport !== 'log';
-  if (!env.stripeSecretKey && !mailNeeded) return {};
+  if (!env.stripeSecretKey && !mailNeeded) return { mailer: createLogMailer(logger, { showLinks }) };
   const stripe = await optionalPeer(
     ['@catalogue/stripe', 'stripe'],
     env.stripeSecretKey ? 'STRIPE_SECRET_KEY' : 'MAIL_TRANSPORT',
     () => import('@catalogue/stripe'),
   );
   const billing = stripe.stripeBillingFromEnv(source);
-  const mailer = stripe.mailerFromTransport(env.mailTransport ?? 'log', { from: env.mailFrom, logger });
+  const mailer = stripe.mailerFromTransport(env.mailTransport ?? 'log', { from: env.mailFrom, logger, showLinks });
   return { ...(billing ? { billing } : {}), ...(mailer ? { mailer } : {}) };
 }

@@ -43,9 +43,9 @@ export interface TestService {
 }
 
 export function createTestService(options: TestServiceOptions = {}): TestService {
-  const accounts = createMemoryAccounts();
-  const limiter = createMemoryLimiter({ authEpochs: options.keyCache === true });
   const clock = createManualClock(options.now);
+  const accounts = createMemoryAccounts({ now: () => clock.now() });
+  const limiter = createMemoryLimiter({ authEpochs: options.keyCache === true });
   const logs: LogRecord[] = [];
   const alarms: TestService['alarms'] = [];
   const logger: Logger = { log: (record) => logs.push(record) };
