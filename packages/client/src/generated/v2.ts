@@ -293,6 +293,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process is up
+         * @description Public and unmetered; checks no dependency (see /readyz).
+         */
+        get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: database and limit store reachable, migrations current
+         * @description Public and unmetered. 503 not_ready names each failed check in details.
+         */
+        get: operations["getReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -302,7 +342,7 @@ export interface components {
              * @description Machine code.
              * @enum {string}
              */
-            error: "bad_request" | "invalid_query" | "invalid_facet" | "invalid_master_id" | "invalid_batch_size" | "invalid_body" | "invalid_signature" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "invalid_beacon_token" | "unauthorized" | "payment_required" | "not_found" | "route_not_found" | "master_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "billing_unavailable" | "pool_exhausted" | "database_unavailable" | "request_aborted" | "query_timeout";
+            error: "bad_request" | "invalid_query" | "invalid_facet" | "invalid_master_id" | "invalid_batch_size" | "invalid_body" | "invalid_signature" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "invalid_beacon_token" | "unauthorized" | "payment_required" | "not_found" | "route_not_found" | "master_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "billing_unavailable" | "pool_exhausted" | "database_unavailable" | "not_ready" | "request_aborted" | "query_timeout";
             /** @description One entry per validation issue. */
             details?: {
                 /** @description The parameter or body field at fault. */
@@ -327,9 +367,9 @@ export interface components {
             /** @description On master_not_found: the id asked for. */
             master_id?: number;
             /** @description A sentence for humans. */
-            message?: string;
-            /** @description On internal: cite it to support. */
-            request_id?: string;
+            message: string;
+            /** @description The X-Request-Id of this answer: cite it to support. */
+            request_id: string;
             /** @description On method_not_allowed: the methods the path accepts. */
             allow?: string[];
             /** @description On payload_too_large: the cap. */
@@ -346,7 +386,7 @@ export interface components {
         ObservedEvent: {
             /** @description search_id of the search answer. */
             search_id: string;
-            /** @description The hits the user saw. */
+            /** @description The hits the user saw; [] when the search found nothing. */
             hits: {
                 /** @description id of the hit as the search answered it. */
                 id: number;
@@ -377,12 +417,20 @@ export interface components {
             name: string;
             anv: string | null;
             join: string | null;
+            /** @description dossier: the credited agent’s dossier in the version called. */
+            _links?: {
+                [key: string]: string;
+            };
         };
         MasterLabel: {
             cluster_id: number;
             slug: string | null;
             name: string;
             catno: string | null;
+            /** @description dossier: the credited agent’s dossier in the version called. */
+            _links?: {
+                [key: string]: string;
+            };
         };
         Master: {
             master_id: number;
@@ -421,6 +469,17 @@ export interface components {
             artists: string[];
             genres: string[];
             styles: string[];
+            /** @description A master’s artists, each with its slug and _links.dossier (masters only). */
+            credits?: {
+                cluster_id: number;
+                slug: string | null;
+                name: string;
+                /** @description dossier: the credited agent’s dossier in the version called. */
+                _links?: {
+                    [key: string]: string;
+                };
+            }[];
+            /** @description Field-boosted relevance: integer points (words matched; in title/artist; phrase; whole words) plus popularity below 1. */
             score: number;
             _links: {
                 [key: string]: string;
@@ -805,6 +864,10 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Unix epoch seconds when the burst window resets. */
         "X-RateLimit-Reset": number;
+        /** @description draft-ietf-httpapi-ratelimit-headers: the policies, `"burst";q=<per minute>;w=60` and, with a key, `"quota";q=<per month>;w=<seconds in this month>`. */
+        "RateLimit-Policy": string;
+        /** @description draft-ietf-httpapi-ratelimit-headers: what remains of each policy and when it resets, `"burst";r=<left>;t=<seconds>, "quota";r=<left>;t=<seconds>`. */
+        RateLimit: string;
         /** @description Time the search took in the service, in milliseconds. */
         "X-Search-Latency-Ms": string;
         /** @description Seconds to wait before retrying. */
@@ -912,6 +975,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1060,6 +1125,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1139,6 +1206,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "X-Search-Latency-Ms": components["headers"]["X-Search-Latency-Ms"];
                     [name: string]: unknown;
                 };
@@ -1160,6 +1229,16 @@ export interface operations {
                      *           ],
                      *           "styles": [
                      *             "Techno"
+                     *           ],
+                     *           "credits": [
+                     *             {
+                     *               "cluster_id": 4210,
+                     *               "slug": "marla-vance",
+                     *               "name": "Marla Vance",
+                     *               "_links": {
+                     *                 "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *               }
+                     *             }
                      *           ],
                      *           "score": 1,
                      *           "_links": {
@@ -1272,6 +1351,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1390,6 +1471,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1506,6 +1589,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1610,6 +1695,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1735,6 +1822,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1837,6 +1926,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1961,6 +2052,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2063,6 +2156,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2194,6 +2289,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2300,6 +2397,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2441,6 +2540,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2541,6 +2642,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2740,6 +2843,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2840,6 +2945,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3118,6 +3225,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +3327,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3417,6 +3528,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3517,6 +3630,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3681,6 +3796,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3784,6 +3901,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3909,7 +4028,10 @@ export interface operations {
                      *                   "slug": "marla-vance",
                      *                   "name": "Marla Vance",
                      *                   "anv": "text",
-                     *                   "join": "text"
+                     *                   "join": "text",
+                     *                   "_links": {
+                     *                     "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *                   }
                      *                 }
                      *               ],
                      *               "genres": [
@@ -3927,7 +4049,10 @@ export interface operations {
                      *                   "cluster_id": 4210,
                      *                   "slug": "marla-vance",
                      *                   "name": "Marla Vance",
-                     *                   "catno": "PE-113"
+                     *                   "catno": "PE-113",
+                     *                   "_links": {
+                     *                     "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *                   }
                      *                 }
                      *               ],
                      *               "released": "2002-05-14",
@@ -3951,7 +4076,10 @@ export interface operations {
                      *                     "cluster_id": 4210,
                      *                     "slug": "marla-vance",
                      *                     "name": "Marla Vance",
-                     *                     "catno": "PE-113"
+                     *                     "catno": "PE-113",
+                     *                     "_links": {
+                     *                       "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *                     }
                      *                   }
                      *                 ],
                      *                 "is_main_release": true
@@ -4122,6 +4250,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4219,6 +4349,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4369,6 +4501,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4578,6 +4712,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4746,6 +4882,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4781,6 +4919,229 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         error?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Error: invalid_query. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dependency can serve. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "self": "ok"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "ready";
+                        checks: {
+                            [key: string]: "ok";
+                        };
+                    };
+                };
+            };
+            /** @description Error: invalid_query. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: not_ready. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_ready",
+                     *       "message": "The request failed: not ready.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "not_ready";
                     };
                 };
             };
