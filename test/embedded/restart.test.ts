@@ -80,19 +80,25 @@ describe('the embedded default', () => {
     const { key } = (await issued.json()) as { key: string };
     expect(await stop(first.child)).toBe(0);
 
-    // A data dir from before migration 0007 has no stored master records: the next start builds them.
+    // A data dir from before migration 0007 has no stored master records, one from before 0010
+    // search documents without fields and no credit stubs: the next start builds them.
     const countRecords = async (wipe: boolean) => {
       const { PGlite } = await import('@electric-sql/pglite');
       const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
       const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
       const db = await PGlite.create({ dataDir: join(dataDir, 'pg'), extensions: { pg_trgm, unaccent } });
-      if (wipe) await db.exec('DELETE FROM master_records');
-      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM master_records');
+      if (wipe) await db.exec(`DELETE FROM master_records; UPDATE search_documents SET phrase_text = ''; DELETE FROM artists WHERE stub`);
+      const { rows } = await db.query<{ n: number; stale: number; stubs: number }>(
+        `SELECT (SELECT count(*)::int FROM master_records) AS n, (SELECT count(*)::int FROM search_documents WHERE phrase_text = '') AS stale,
+                (SELECT count(*)::int FROM artists WHERE stub) AS stubs`,
+      );
       await db.close();
-      return rows[0]?.n;
+      return rows[0];
     };
-    expect(await countRecords(false)).toBeGreaterThan(0);
-    expect(await countRecords(true)).toBe(0);
+    expect(await countRecords(false)).toMatchObject({ n: expect.any(Number), stale: 0 });
+    const wiped = await countRecords(true);
+    expect(wiped).toMatchObject({ n: 0, stubs: 0 });
+    expect(wiped?.stale).toBeGreaterThan(0);
 
     const second = await start(dataDir, port);
     expect(second.output()).toContain(adminToken as string);
@@ -100,6 +106,9 @@ describe('the embedded default', () => {
     const again = await fetch(`${base}/api/v1/masters/113`, { headers: { 'x-api-key': key } });
     expect(again.status).toBe(200);
     expect(await stop(second.child)).toBe(0);
-    expect(await countRecords(false)).toBeGreaterThan(0);
+    const rebuilt = await countRecords(false);
+    expect(rebuilt?.n).toBeGreaterThan(0);
+    expect(rebuilt?.stale).toBe(0);
+    expect(rebuilt?.stubs).toBeGreaterThan(0);
   }, 240_000);
 });

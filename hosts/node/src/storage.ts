@@ -16,11 +16,13 @@ export async function openEmbeddedStorage(dataDir: string, logger: Logger): Prom
   const server = await embedded.startEmbeddedPostgres({ dataDir });
   const sql = pg.connectPostgres(server.url, embedded.EMBEDDED_CONNECT_OPTIONS);
   const guard = pg.guardFor(sql, { logger });
-  const [state] = await sql<Array<{ seeded: boolean; stored: boolean }>>`
-    select exists (select 1 from masters) as seeded, exists (select 1 from master_records) as stored`;
-  if (state?.seeded && !state.stored) {
-    // A data dir seeded before migration 0007: build its derived data (stored master records)
-    // once, as `catalogue refresh` would; the routes serve masters live until then.
+  const [state] = await sql<Array<{ seeded: boolean; stored: boolean; stale: boolean }>>`
+    select exists (select 1 from masters) as seeded, exists (select 1 from master_records) as stored,
+           exists (select 1 from search_documents where phrase_text = '') as stale`;
+  if (state?.seeded && (!state.stored || state.stale)) {
+    // A data dir seeded before migration 0007 (no stored master records) or 0010 (search
+    // documents without fields, no agents for credits): build its derived data once, as
+    // `catalogue refresh` would; the routes serve masters live until then.
     const started = Date.now();
     await pg.createPostgresWriter(sql, embedded.EMBEDDED_WRITER_OPTIONS).finish();
     logger.log({ level: 'info', kind: 'embedded.refreshed', ms: Date.now() - started });

@@ -26,9 +26,9 @@
  * 3. `phrase`: 2 when the whole name equals the query; 1 when a query of two or more words
  *    appears as a phrase (its last word a prefix) within the title or within one artist name;
  *    exact phrase beats scattered words;
- * 4. `exact`: query tokens equal to a whole token (`house` over `houses`);
+ * 4. `whole`: 1 when every query token is a whole word of the entry (`house` over `houses`);
  *
- * as `((matched·128 + primary)·4 + phrase)·128 + exact` (a query has at most 100 tokens).
+ * as `((matched·128 + primary)·4 + phrase)·2 + whole` (a query has at most 100 tokens).
  * `popularity` = round6(log10(1 + size) / 10) < 1 (size: releases of a master, masters of an
  * artist or label, lineup of a festival) only breaks ties. Equal scores order by type (master,
  * artist, label, festival), then id. Without a query every entry is a hit scoring its
@@ -171,17 +171,17 @@ const prefixes = (tokens: readonly string[], token: string) => tokens.some((cand
 export function pointsOf(entry: SearchEntry, text: SearchText, mode: MatchMode): number | null {
   let matched = 0;
   let primary = 0;
-  let exact = 0;
+  let whole = 1;
   for (const token of text.tokens) {
     const inPrimary = prefixes(entry.primary, token);
     if (inPrimary) primary++;
     if (inPrimary || prefixes(entry.secondary, token)) matched++;
     else if (mode === 'all') return null;
-    if (entry.primary.includes(token) || entry.secondary.includes(token)) exact++;
+    if (!entry.primary.includes(token) && !entry.secondary.includes(token)) whole = 0;
   }
   if (matched === 0) return null;
   const phrase = entry.nameKey === text.key ? 2 : text.tokens.length >= 2 && entry.phraseText.includes(` ${text.key}`) ? 1 : 0;
-  return ((matched * 128 + primary) * 4 + phrase) * 128 + exact;
+  return ((matched * 128 + primary) * 4 + phrase) * 2 + whole;
 }
 
 /** The score of an entry, or null when it is not a hit: points + popularity (popularity alone without a query). */

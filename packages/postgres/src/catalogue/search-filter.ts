@@ -65,10 +65,11 @@ export function scoreExpression(sql: Sql, text: QueryText, mode: MatchMode = 'al
     );
   const matched = mode === 'all' ? sql`${text.tokens.length}::int` : test((token) => `'${token}':*`);
   const primary = test((token) => `'${token}':*A`);
-  const exact = test((token) => `'${token}'`);
+  // tokens holds every word of the document: one array test for "every query token is a whole word"
+  const whole = sql`(tokens @> ${text.tokens}::text[])::int`;
   const phrase =
     text.tokens.length >= 2
       ? sql`CASE WHEN name_key = ${text.key} THEN 2 WHEN phrase_text LIKE ${`% ${text.key}%`} THEN 1 ELSE 0 END`
       : sql`CASE WHEN name_key = ${text.key} THEN 2 ELSE 0 END`;
-  return sql`((((${matched}) * 128 + (${primary})) * 4 + ${phrase}) * 128 + (${exact}))::float8 + score0`;
+  return sql`((((${matched}) * 128 + (${primary})) * 4 + ${phrase}) * 2 + ${whole})::float8 + score0`;
 }
