@@ -38,7 +38,7 @@ export function represent(reply: Reply, request: Request, cache: CachePolicy | u
     if (accepted) coding = negotiateCoding(accepted);
   }
   if (cacheable) {
-    const etag = etagOf(body, hasher);
+    const etag = reply.etag ?? etagOf(body, hasher);
     extra.etag = codedEtag(etag, coding);
     const condition = request.headers.get('if-none-match');
     // 304: the headers a 200 would have (ETag, Cache-Control, Vary), no body (RFC 9110 §15.4.5).
