@@ -3,6 +3,7 @@
  * "Compression", "CORS"), and the attacks on them: malformed If-None-Match, q=0, Origin null,
  * huge headers. The same behaviour through real hosts is in test/hosts/representation.test.ts.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectError, setup } from '../support/service.js';
 
@@ -85,6 +86,19 @@ describe('ETag, 304 and Cache-Control', () => {
     // docs/decisions.md §2: a 304 is an admitted call (the gate ran before the validator could be compared).
     const usage = await (await t.fetch('/api/v1/usage', { headers: { 'x-api-key': key } })).json();
     expect(usage.calls).toBe(3);
+  });
+
+  it('a record ETag, digested once per record, is the digest of each answer own bytes (base URL included)', async () => {
+    const digest = (text: string) => `"${createHash('sha256').update(text).digest('hex').slice(0, 32)}"`;
+    for (const baseUrl of ['http://one.test', 'https://two.test']) {
+      const t = setup({ config: { baseUrl } });
+      const key = await t.issueKey();
+      for (let i = 0; i < 2; i++) {
+        const res = await t.fetch('/api/v1/masters/113', { headers: { 'x-api-key': key } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('etag')).toBe(digest(await res.text()));
+      }
+    }
   });
 
   it('a gzip representation has its own tag, and either tag of the same bytes answers 304', async () => {

@@ -154,24 +154,6 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   async function fetch(request: Request, context?: RequestContextInput): Promise<Response> {
     const started = performance.now();
     const trace = new RequestTrace();
-    const response = await answer(request, context, trace);
-    // One access-log line and the request metrics per request (docs/decisions.md §8).
-    const seconds = (performance.now() - started) / 1000;
-    logger.log({
-      level: 'info',
-      kind: 'http.access',
-      request_id: trace.requestId,
-      method: request.method,
-      route: trace.route,
-      status: response.status,
-      ms: Math.round(seconds * 10_000) / 10,
-      key_prefix: trace.keyPrefix,
-    });
-    ports.metrics.request(trace.route, request.method, response.status, seconds);
-    return response;
-  }
-
-  async function answer(request: Request, context: RequestContextInput | undefined, trace: RequestTrace): Promise<Response> {
     const requestId = newRequestId();
     trace.requestId = requestId;
     const extra: Record<string, string> = { 'x-request-id': requestId };
@@ -179,7 +161,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     // Without CORS_ORIGINS nothing here runs; with it, errors carry the CORS headers too.
     if (cors) trace.corsAllowed = addCorsHeaders(cors, request.headers.get('origin'), extra);
     try {
-      return finalize(await handle(request, context, requestId, extra, trace), extra, head);
+      return answered(request, trace, started, finalize(await handle(request, context, requestId, extra, trace), extra, head));
     } catch (error) {
       let failure: ApiError;
       if (error instanceof ApiError) {
@@ -196,8 +178,25 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
         failure = new ApiError(500, 'internal');
       }
       const response = errorResponse(failure, requestId, extra);
-      return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
+      return answered(request, trace, started, head ? new Response(null, { status: response.status, headers: response.headers }) : response);
     }
+  }
+
+  /** One access-log line and the request metrics per request (docs/decisions.md §8), then the answer. */
+  function answered(request: Request, trace: RequestTrace, started: number, response: Response): Response {
+    const seconds = (performance.now() - started) / 1000;
+    logger.log({
+      level: 'info',
+      kind: 'http.access',
+      request_id: trace.requestId,
+      method: request.method,
+      route: trace.route,
+      status: response.status,
+      ms: Math.round(seconds * 10_000) / 10,
+      key_prefix: trace.keyPrefix,
+    });
+    ports.metrics.request(trace.route, request.method, response.status, seconds);
+    return response;
   }
 
   return {

@@ -10,10 +10,15 @@ export class Reply {
     /** JSON or HTML text; a stream only once compressed (representation.ts). */
     readonly body: string | ReadableStream<Uint8Array> | null,
     readonly headers: Record<string, string>,
+    /**
+     * The strong ETag of `body` when the handler already knows it (a stored record's,
+     * routes/shared/record-etags.ts); otherwise representation.ts digests the body.
+     */
+    readonly etag: string | null = null,
   ) {}
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Reply {
   return new Reply(status, JSON.stringify(body), headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE });

@@ -16,12 +16,18 @@ import { addVary } from './vary.js';
 /** How long a client may reuse a route's 200 without asking again (RouteDef.cache). */
 export interface CachePolicy {
   maxAgeSeconds: number;
+  /** `private, max-age=<maxAgeSeconds>`, made once (cachePolicy()). */
+  cacheControl: string;
+}
+
+export function cachePolicy(maxAgeSeconds: number): CachePolicy {
+  return { maxAgeSeconds, cacheControl: `private, max-age=${maxAgeSeconds}` };
 }
 
 export function represent(reply: Reply, request: Request, cache: CachePolicy | undefined, hasher: Hasher, extra: Record<string, string>): Reply {
   const body = reply.body;
   const cacheable = cache !== undefined && reply.status === 200 && typeof body === 'string';
-  if (cacheable) extra['cache-control'] = `private, max-age=${cache.maxAgeSeconds}`;
+  if (cacheable) extra['cache-control'] = cache.cacheControl;
   // Usage, account and admin answers (every route without a cache policy) are never stored.
   else if (!('cache-control' in reply.headers)) extra['cache-control'] = 'no-store';
 
@@ -32,7 +38,7 @@ export function represent(reply: Reply, request: Request, cache: CachePolicy | u
     if (accepted) coding = negotiateCoding(accepted);
   }
   if (cacheable) {
-    const etag = etagOf(body, hasher);
+    const etag = reply.etag ?? etagOf(body, hasher);
     extra.etag = codedEtag(etag, coding);
     const condition = request.headers.get('if-none-match');
     // 304: the headers a 200 would have (ETag, Cache-Control, Vary), no body (RFC 9110 §15.4.5).

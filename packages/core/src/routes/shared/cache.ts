@@ -4,10 +4,10 @@
  * docs/decisions.md §5), so a kept answer is at most this old after an import; with the ETag a
  * client revalidates for a bodiless 304 instead of fetching again.
  */
-import type { CachePolicy } from '../../http/representation.js';
+import { type CachePolicy, cachePolicy } from '../../http/representation.js';
 
 /** Records and dossiers of one entity: they change with an import only. */
-export const RECORD_CACHE: CachePolicy = { maxAgeSeconds: 3600 };
+export const RECORD_CACHE: CachePolicy = cachePolicy(3600);
 
 /** Lists, counts, resolutions and the documents: shorter, as they gather many entities. */
-export const LIST_CACHE: CachePolicy = { maxAgeSeconds: 300 };
+export const LIST_CACHE: CachePolicy = cachePolicy(300);

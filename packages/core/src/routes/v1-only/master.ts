@@ -1,10 +1,11 @@
 /** GET /api/v1/masters/{id}: one master record. Demoted: in v2 the record sits in its artist's discography. */
-import { json, jsonText } from '../../http/json.js';
+import { JSON_TYPE, Reply } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { MasterSchema } from '../../schemas/records.js';
 import { RECORD_CACHE } from '../shared/cache.js';
 import { parseMasterId } from '../shared/keys.js';
 import { creditLinksInText, masterLinks } from '../shared/links.js';
+import { recordEtag } from '../shared/record-etags.js';
 import { masterDeprecation } from './deprecations.js';
 import { masterNotFound, withLinksSpliced, withMasterLinks } from './master-answers.js';
 
@@ -20,15 +21,19 @@ export const masterRoute = route({
   deprecation: masterDeprecation,
   async handler({ params, ports, lifetime, config, base }) {
     const id = parseMasterId(params.id ?? null);
+    const variant = config.baseUrl + base;
     // A catalogue that holds records serialized (PostgreSQL's stored records) hands the text
     // over: the links are spliced in, and the record is never parsed only to be serialized again.
     if (ports.catalogue.mastersJson) {
       const [found] = await ports.catalogue.mastersJson([id], lifetime);
       if (!found) throw masterNotFound(id);
-      return jsonText(withLinksSpliced(creditLinksInText(found.json, config.baseUrl, base), JSON.stringify(masterLinks(config.baseUrl, base, id))));
+      const body = withLinksSpliced(creditLinksInText(found.json, config.baseUrl, base), JSON.stringify(masterLinks(config.baseUrl, base, id)));
+      return new Reply(200, body, { 'content-type': JSON_TYPE }, recordEtag(found.json, variant, body, ports.hasher));
     }
     const master = await ports.catalogue.master(id, lifetime);
     if (!master) throw masterNotFound(id);
-    return json(withMasterLinks(master, config.baseUrl, base));
+    const body = JSON.stringify(withMasterLinks(master, config.baseUrl, base));
+    // The record's ETag is digested once (routes/shared/record-etags.ts), not per request.
+    return new Reply(200, body, { 'content-type': JSON_TYPE }, recordEtag(master, variant, body, ports.hasher));
   },
 });
