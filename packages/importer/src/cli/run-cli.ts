@@ -18,6 +18,8 @@ export interface CliIo {
   openDatabase?: OpenDatabase;
   /** Rows per batch (default: each parser's own). */
   batchSize?: number;
+  /** Told when each dump file is in: records read, seconds spent (bench/import reports it). */
+  onFileImported?: (file: string, records: number, seconds: number) => void;
 }
 
 export const EXIT_OK = 0;
@@ -48,7 +50,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     const database = await (io.openDatabase ?? openPostgresDatabase)(url);
     try {
-      await runCommand(command, database, { writer: database.writer, tally, progress: io.stderr, batchSize: io.batchSize }, io);
+      await runCommand(command, database, { writer: database.writer, tally, progress: io.stderr, batchSize: io.batchSize, onFileImported: io.onFileImported }, io);
     } finally {
       await database.close();
     }
