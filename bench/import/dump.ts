@@ -60,7 +60,7 @@ class IdMap {
     ids: readonly number[],
     private readonly perKind: number,
   ) {
-    ids.forEach((id, i) => this.index.set(id, i));
+    for (const [i, id] of ids.entries()) this.index.set(id, i);
   }
   fresh(id: number, round: number, size: number): number {
     const known = this.index.get(id);
@@ -100,7 +100,13 @@ export async function buildDump(directory: string, counts: Record<Kind, number>,
   const samples = {} as Record<Kind, string[]>;
   for (const kind of KINDS) samples[kind] = await sampleRecords(kind);
   const maps = Object.fromEntries(
-    KINDS.map((kind) => [kind, new IdMap(samples[kind].map((record) => Number(OWN_ID[kind].exec(record)?.[1] ?? 0)), counts[kind])]),
+    KINDS.map((kind) => [
+      kind,
+      new IdMap(
+        samples[kind].map((record) => Number(OWN_ID[kind].exec(record)?.[1] ?? 0)),
+        counts[kind],
+      ),
+    ]),
   ) as Record<Kind, IdMap>;
   for (const kind of KINDS) {
     if (existsSync(files[kind])) continue;

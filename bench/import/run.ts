@@ -35,9 +35,7 @@ const total2020 = Object.values(DUMP_2020_08).reduce((a, b) => a + b, 0);
 function countsFor(): Record<Kind, number> {
   if (!mix2020) return Object.fromEntries(KINDS.map((kind) => [kind, perKind])) as Record<Kind, number>;
   // Same total as N per kind, in the 2020-08 proportions (rounded to whole samples).
-  return Object.fromEntries(
-    KINDS.map((kind) => [kind, Math.round((4 * perKind * DUMP_2020_08[kind]) / total2020 / 1000) * 1000]),
-  ) as Record<Kind, number>;
+  return Object.fromEntries(KINDS.map((kind) => [kind, Math.round((4 * perKind * DUMP_2020_08[kind]) / total2020 / 1000) * 1000])) as Record<Kind, number>;
 }
 
 function log(line: string): void {
@@ -136,7 +134,7 @@ function print2020Projection(figures: LoadFigures): void {
   const rest = figures.finishSeconds * (total2020 / records);
   const totalSeconds = rows.reduce((sum, row) => sum + row.seconds, 0) + rest;
   const lines = [
-    'projected to the 2020-08 mix (this run\'s rate per file kind; what follows the files scaled by records)',
+    "projected to the 2020-08 mix (this run's rate per file kind; what follows the files scaled by records)",
     '| file kind | records | projected seconds |',
     '|---|---:|---:|',
     ...rows.map((row) => `| ${row.kind} | ${fmt(row.count)} | ${fmt(row.seconds)} |`),
@@ -169,7 +167,9 @@ try {
   const changed = changedTables(before, after);
 
   const machine = `${env.HOSTNAME ?? 'this machine'}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
-  process.stdout.write(`\n## bench:import — ${mix2020 ? `2020-08 mix, ${fmt(4 * perKind)} records` : `${fmt(perKind)} records per file kind`} (${machine})\n\n`);
+  process.stdout.write(
+    `\n## bench:import — ${mix2020 ? `2020-08 mix, ${fmt(4 * perKind)} records` : `${fmt(perKind)} records per file kind`} (${machine})\n\n`,
+  );
   printRun('first import', first);
   if (!mix2020) print2020Projection(first);
   printRun('re-import of the unchanged dump', second);

@@ -13,6 +13,10 @@ export interface ImportContext {
   progress: ProgressStream;
   batchSize?: number;
   onFileImported?: (file: string, records: number, seconds: number) => void;
+  /** Told how long each step of applying a bulk import took. */
+  onStep?: (step: string, seconds: number) => void;
+  /** Records a bulk re-import skipped because they are unchanged. */
+  unchanged?: number;
 }
 
 /** Streams each dump into the writer, in the order given; progress is bytes of the file read. */

@@ -2,11 +2,12 @@ import { access } from 'node:fs/promises';
 import { type CatalogueDatabase, type OpenDatabase, openPostgresDatabase } from './database.js';
 import type { ImportContext } from './import-discogs.js';
 import { importDiscogsFiles } from './import-discogs.js';
+import { importDiscogsBulk } from './import-discogs-bulk.js';
 import { importFeedFile } from './import-feed.js';
 import { type Command, parseCommand, UsageError } from './parse-command.js';
 import type { ProgressStream } from './progress.js';
 import { seedCatalogue } from './seed.js';
-import { Tally } from './tally.js';
+import { formatCount, Tally } from './tally.js';
 import { USAGE } from './usage.js';
 
 export interface CliIo {
@@ -50,7 +51,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     const database = await (io.openDatabase ?? openPostgresDatabase)(url);
     try {
-      await runCommand(command, database, { writer: database.writer, tally, progress: io.stderr, batchSize: io.batchSize, onFileImported: io.onFileImported }, io);
+      await runCommand(
+        command,
+        database,
+        { writer: database.writer, tally, progress: io.stderr, batchSize: io.batchSize, onFileImported: io.onFileImported },
+        io,
+      );
     } finally {
       await database.close();
     }
@@ -64,16 +70,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+/** What completes a catalogue whose derived data an interrupted run left out of date. */
+export const STALE_HINT =
+  'catalogue: the imported rows are in but derived data (slugs, search documents, master records, signals) is not complete: run `npx catalogue refresh` to complete it';
+
 async function runCommand(command: Command, database: CatalogueDatabase, context: ImportContext, io: CliIo): Promise<void> {
+  if (database.description) io.stderr.write(`${database.description}\n`);
   // Imports need the schema; migrations are idempotent, so applying them first is always safe.
   const applied = await database.migrate();
+  if (command.name !== 'refresh' && (await database.derivedStale?.())) {
+    io.stderr.write('catalogue: an earlier import did not complete derived data; this run completes it\n');
+  }
   if (command.name === 'migrate') {
     io.stdout.write(applied.length === 0 ? 'schema is up to date\n' : `applied ${applied.length} migrations: ${applied.join(', ')}\n`);
     return;
   }
   switch (command.name) {
     case 'import-discogs':
-      await importDiscogsFiles(command.files, context);
+      if (database.bulk) await importDiscogsBulk(command.files, database.bulk, context);
+      else await importDiscogsFiles(command.files, context);
       break;
     case 'import-feed':
       await importFeedFile(command.feed, command.file, context);
@@ -89,8 +104,14 @@ async function runCommand(command: Command, database: CatalogueDatabase, context
   // Derived data (slugs, search documents, master records, signals) only after every batch of
   // the run is in.
   if (io.stderr.isTTY) io.stderr.write('recomputing derived data (slugs, search documents, master records, signals)…\n');
-  await context.writer.finish();
-  io.stdout.write(command.name === 'refresh' ? 'derived data recomputed\n' : `imported ${context.tally.summary()}\n`);
+  try {
+    await (command.name === 'refresh' ? context.writer.finish({ force: true }) : context.writer.finish());
+  } catch (error) {
+    // docs/decisions.md §5: derived data is never left half-built silently.
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${STALE_HINT}`, { cause: error });
+  }
+  const unchanged = context.unchanged ? ` (${formatCount(context.unchanged)} unchanged records skipped)` : '';
+  io.stdout.write(command.name === 'refresh' ? 'derived data recomputed\n' : `imported ${context.tally.summary()}${unchanged}\n`);
 }
 
 /** Fails before anything is written when a named file is missing. */

@@ -49,29 +49,45 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
           _release_keys: row.releases.map((release) => releaseUrlKey(release.url)),
         }),
       ),
-    async finish() {
+    async finish(finishOptions = {}) {
       const step = async (name: string, run: () => Promise<void>) => {
         const startedAt = performance.now();
         await run();
         options.onFinishStep?.(name, (performance.now() - startedAt) / 1000);
       };
-      await step('links', () => recomputeLinks(sql));
-      // The passes below join the freshly written tables; without statistics the planner took
-      // labels (tens of thousands of rows) for empty and scanned them once per master.
-      await step('analyze', () => analyzeCatalogue(sql));
-      await step('slugs', async () => {
-        for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
-      });
-      await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
-      // After slugs: a record carries the slugs of the artists and labels it credits.
-      await step('master records', () => rebuildMasterRecords(sql, pageSize));
-      await step('facet totals', () => recomputeFacetTotals(sql));
-      await step('signals', () => recomputeSignals(sql, pageSize));
-      await step('vacuum analyze', () => vacuumCatalogue(sql));
+      // Nothing changed since derived data was last completed (an unchanged re-import): only the
+      // generation advances (docs/decisions.md §5).
+      if (finishOptions.force || (await derivedDataStale(sql))) await recomputeDerived(step);
       // Last: the new generation is announced only once everything above is committed.
       await step('generation', async () => {
         await advanceGeneration(sql);
       });
     },
   };
+
+  async function recomputeDerived(step: (name: string, run: () => Promise<void>) => Promise<void>): Promise<void> {
+    await step('links', () => recomputeLinks(sql));
+    // The passes below join the freshly written tables; without statistics the planner took
+    // labels (tens of thousands of rows) for empty and scanned them once per master.
+    await step('analyze', () => analyzeCatalogue(sql));
+    await step('slugs', async () => {
+      for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
+    });
+    await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
+    // After slugs: a record carries the slugs of the artists and labels it credits.
+    await step('master records', () => rebuildMasterRecords(sql, pageSize));
+    await step('facet totals', () => recomputeFacetTotals(sql));
+    await step('signals', () => recomputeSignals(sql, pageSize));
+    await step('vacuum analyze', () => vacuumCatalogue(sql));
+  }
+}
+
+/**
+ * True unless derived data is known complete: derived_stale is false and a finish() has
+ * completed (generation > 0). A database whose rows were written some other way before its
+ * first finish() is always recomputed.
+ */
+async function derivedDataStale(sql: Sql): Promise<boolean> {
+  const [state] = await sql<Array<{ stale: boolean; generation: string }>>`SELECT derived_stale AS stale, generation::text FROM catalogue_state`;
+  return !state || state.stale || state.generation === '0';
 }
