@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { runCli } from '/work/wt/i13/packages/importer/src/cli/run-cli.ts';
 import { openPostgresDatabase } from '/work/wt/i13/packages/importer/src/cli/database.ts';
-import { tableChecksums } from '/work/wt/i13/bench/import/checksum.ts';
+import { tableChecksums } from '/work/wt/i13/packages/importer/src/test-support/table-checksums.ts';
 const files = process.argv.slice(2);
 const code = await runCli(['import', 'discogs', ...files], { env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/i13_legacy' }, stdout: process.stdout, stderr: process.stderr,
   openDatabase: async (url) => { const db = await openPostgresDatabase(url); delete db.bulk; return db; } });

@@ -14,6 +14,8 @@ export interface LoadFigures {
   files: Array<{ file: string; records: number; seconds: number }>;
   /** Seconds of what follows the files: applying, indexes, derived data. */
   finishSeconds: number;
+  /** Seconds per step after the files (applying, indexes, each finish() step). */
+  steps: Record<string, number>;
   /** Peak resident set of this process (worker threads included), in MB. */
   maxRssMb: number;
   exitCode: number;
@@ -23,6 +25,7 @@ const [url, ...files] = process.argv.slice(2);
 if (!url || files.length === 0) throw new Error('usage: load.ts <database-url> <file>…');
 
 const fileFigures: LoadFigures['files'] = [];
+const steps: Record<string, number> = {};
 let lastFileEnd = 0;
 const startedAt = performance.now();
 const exitCode = await runCli(['import', 'discogs', ...files], {
@@ -33,12 +36,17 @@ const exitCode = await runCli(['import', 'discogs', ...files], {
     fileFigures.push({ file, records, seconds });
     lastFileEnd = performance.now();
   },
-} as Parameters<typeof runCli>[1]);
+  onStep: (step: string, seconds: number) => {
+    steps[step] = Math.round(seconds * 10) / 10;
+    process.stderr.write(`  ${step}: ${seconds.toFixed(1)} s\n`);
+  },
+});
 const endedAt = performance.now();
 const figures: LoadFigures = {
   wallSeconds: (endedAt - startedAt) / 1000,
   files: fileFigures,
   finishSeconds: (endedAt - (lastFileEnd || startedAt)) / 1000,
+  steps,
   // resourceUsage().maxRSS is in kilobytes.
   maxRssMb: process.resourceUsage().maxRSS / 1024,
   exitCode,

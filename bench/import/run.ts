@@ -18,7 +18,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { changedTables, tableChecksums } from './checksum.js';
+import { changedTables, tableChecksums } from '../../packages/importer/src/test-support/table-checksums.js';
 import { buildDump, KINDS, type Kind } from './dump.js';
 import type { LoadFigures } from './load.js';
 
@@ -115,6 +115,7 @@ function printRun(title: string, figures: LoadFigures & { postgresPeakMb: number
     '|---|---:|---:|---:|',
     ...figures.files.map((file) => `| ${kindOf(file.file)} | ${fmt(file.records)} | ${file.seconds.toFixed(1)} | ${fmt(file.records / file.seconds)} |`),
     `| after the files (apply, indexes, finish()) | | ${figures.finishSeconds.toFixed(1)} | |`,
+    ...Object.entries(figures.steps ?? {}).map(([step, seconds]) => `| · ${step} | | ${seconds.toFixed(1)} | |`),
     `| **end to end** | ${fmt(records)} | ${figures.wallSeconds.toFixed(1)} | **${fmt(records / figures.wallSeconds)}** |`,
     '',
     `loader peak RSS ${fmt(figures.maxRssMb)} MB · PostgreSQL peak RSS ${fmt(figures.postgresPeakMb)} MB (backends of the bench database, summed)`,

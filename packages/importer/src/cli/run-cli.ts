@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { type CatalogueDatabase, type OpenDatabase, openPostgresDatabase } from './database.js';
+import { type CatalogueDatabase, type OpenDatabase, type OpenEmbeddedDatabase, openEmbeddedDatabase, openPostgresDatabase } from './database.js';
 import type { ImportContext } from './import-discogs.js';
 import { importDiscogsFiles } from './import-discogs.js';
 import { importDiscogsBulk } from './import-discogs-bulk.js';
@@ -17,10 +17,14 @@ export interface CliIo {
   stderr: ProgressStream;
   /** How to reach the database (default: PostgreSQL through @catalogue/postgres). */
   openDatabase?: OpenDatabase;
+  /** How to open the embedded default's data dir when DATABASE_URL is unset (default: PGlite). */
+  openEmbedded?: OpenEmbeddedDatabase;
   /** Rows per batch (default: each parser's own). */
   batchSize?: number;
   /** Told when each dump file is in: records read, seconds spent (bench/import reports it). */
   onFileImported?: (file: string, records: number, seconds: number) => void;
+  /** Told how long each step after the files took (applying, finish()). */
+  onStep?: (step: string, seconds: number) => void;
 }
 
 export const EXIT_OK = 0;
@@ -46,15 +50,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     await checkFilesExist(command);
     const url = io.env.DATABASE_URL;
-    if (!url) {
-      throw new Error('DATABASE_URL is not set: point it at PostgreSQL, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/catalogue');
-    }
-    const database = await (io.openDatabase ?? openPostgresDatabase)(url);
+    // Without DATABASE_URL: the embedded default, the data dir `npm start` serves (docs/decisions.md §1).
+    const database = url
+      ? await (io.openDatabase ?? openPostgresDatabase)(url, io.onStep ? { onStep: io.onStep } : {})
+      : await (io.openEmbedded ?? openEmbeddedDatabase)(io.env.CATALOGUE_DATA_DIR || './.data');
     try {
       await runCommand(
         command,
         database,
-        { writer: database.writer, tally, progress: io.stderr, batchSize: io.batchSize, onFileImported: io.onFileImported },
+        { writer: database.writer, tally, progress: io.stderr, batchSize: io.batchSize, onFileImported: io.onFileImported, onStep: io.onStep },
         io,
       );
     } finally {

@@ -9,11 +9,11 @@
 import { createHash } from 'node:crypto';
 import { type DiscogsKind, RECORD_MAPPERS } from './kinds.js';
 import { RecordCollector } from './record-collector.js';
-import { cutRecord, elementPatterns, rootName, withoutElements } from './record-cutter.js';
+import { cutRecord, rootName, skippedElements, withoutElements } from './record-cutter.js';
 import { ImportError } from './record-error.js';
 
 /** The subtrees the SAX collector skips (record-collector.ts): cut out before parsing. */
-const SKIPPED = elementPatterns(['images', 'videos', 'tracklist', 'notes', 'identifiers', 'companies', 'tracks']);
+const SKIPPED = skippedElements(['images', 'videos', 'tracklist', 'notes', 'identifiers', 'companies', 'tracks']);
 
 /**
  * Part of every content hash: changing how records become rows (a mapper, a derived column)

@@ -14,11 +14,9 @@
 import { once } from 'node:events';
 import type { Sql, TransactionSql } from 'postgres';
 import { BULK_COLUMNS, BULK_ID, BULK_TABLES, type BulkTable } from './bulk-rows.js';
+import { buildIndexesLike, setLoad, swapIn } from './table-swap.js';
 
 const importTable = (table: BulkTable) => `import_${table}`;
-
-/** Settings of the sessions that load and index (docs: issue 13; JIT only slows these plans). */
-const LOAD_SETTINGS = ['SET LOCAL jit = off', "SET LOCAL maintenance_work_mem = '256MB'", 'SET LOCAL synchronous_commit = off'];
 
 export interface BulkLoad {
   /** Streams COPY text (bulkLine lines) into the table's import table, in one transaction. */
@@ -27,10 +25,6 @@ export interface BulkLoad {
   apply(onStep?: (step: string, seconds: number) => void): Promise<boolean>;
   /** Drops the import tables (after a failure, or when nothing is to be applied). */
   discard(): Promise<void>;
-}
-
-async function setLoad(tx: TransactionSql): Promise<void> {
-  for (const setting of LOAD_SETTINGS) await tx.unsafe(setting);
 }
 
 async function exists(sql: Sql | TransactionSql, name: string): Promise<boolean> {
@@ -87,7 +81,7 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
       for (const table of tables) {
         await step(`${table}: primary key`, () => addPrimaryKey(sql, table));
         if (await isEmpty(sql, table)) {
-          await step(`${table}: indexes`, () => buildIndexesLike(sql, table));
+          await step(`${table}: indexes`, () => buildIndexesLike(sql, table, importTable(table)));
           swaps.push(table);
         }
       }
@@ -98,7 +92,7 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
           // Upserts first, swaps last: a swap holds its table's exclusive lock until commit.
           for (const table of tables) if (!swaps.includes(table) && (await upsertChanged(tx, table))) any = true;
           for (const table of swaps) {
-            await swapIn(tx, table);
+            await swapIn(tx, table, importTable(table));
             any = true;
           }
           for (const table of swaps) await fillLinks(tx, table, 'all');
@@ -136,67 +130,6 @@ async function addPrimaryKey(sql: Sql, table: BulkTable): Promise<void> {
     if ((error as { code?: string }).code !== '23505') throw error;
     await sql.unsafe(`DELETE FROM ${target} a USING ${target} b WHERE a.${id} = b.${id} AND a.ctid < b.ctid`);
     await add();
-  }
-}
-
-interface IndexDefinition {
-  name: string;
-  definition: string;
-  constraint: string | null;
-  constraint_type: string | null;
-  constraint_definition: string | null;
-}
-
-/** The live table's indexes and unique constraints (not the primary key). */
-async function indexesOf(sql: Sql | TransactionSql, table: BulkTable): Promise<IndexDefinition[]> {
-  return sql<IndexDefinition[]>`
-    SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition, c.conname AS constraint, c.contype::text AS constraint_type,
-           pg_get_constraintdef(c.oid) AS constraint_definition
-    FROM pg_index x
-    JOIN pg_class i ON i.oid = x.indexrelid
-    LEFT JOIN pg_constraint c ON c.conindid = i.oid AND c.conrelid = x.indrelid
-    WHERE x.indrelid = ${table}::regclass AND NOT x.indisprimary
-    ORDER BY i.relname`;
-}
-
-/** The live table's indexes, built on the import table under `import_`-prefixed names. */
-async function buildIndexesLike(sql: Sql, table: BulkTable): Promise<void> {
-  const target = importTable(table);
-  for (const index of await indexesOf(sql, table)) {
-    await sql.begin(async (tx) => {
-      await setLoad(tx);
-      if (index.constraint && index.constraint_type === 'u') {
-        await tx.unsafe(`ALTER TABLE ${target} ADD CONSTRAINT import_${index.constraint} ${index.constraint_definition}`);
-        return;
-      }
-      const definition = index.definition.replace(/^CREATE (UNIQUE )?INDEX (\S+) ON (\S+) /, (_all, unique: string | undefined) => {
-        return `CREATE ${unique ?? ''}INDEX import_${index.name} ON ${target} `;
-      });
-      await tx.unsafe(definition);
-    });
-  }
-}
-
-/** Replaces the (empty) live table with the loaded one, under the live names and foreign keys. */
-async function swapIn(tx: TransactionSql, table: BulkTable): Promise<void> {
-  const target = importTable(table);
-  const indexes = await indexesOf(tx, table);
-  const [primary] = await tx<Array<{ name: string }>>`
-    SELECT conname AS name FROM pg_constraint WHERE conrelid = ${table}::regclass AND contype = 'p'`;
-  const references = await tx<Array<{ owner: string; name: string; definition: string }>>`
-    SELECT conrelid::regclass::text AS owner, conname AS name, pg_get_constraintdef(oid) AS definition
-    FROM pg_constraint WHERE confrelid = ${table}::regclass AND contype = 'f'`;
-  await tx.unsafe(`DROP TABLE ${table} CASCADE`);
-  await tx.unsafe(`ALTER TABLE ${target} RENAME TO ${table}`);
-  if (primary) await tx.unsafe(`ALTER TABLE ${table} RENAME CONSTRAINT ${target}_pkey TO ${primary.name}`);
-  for (const index of indexes) {
-    if (index.constraint && index.constraint_type === 'u') {
-      await tx.unsafe(`ALTER TABLE ${table} RENAME CONSTRAINT import_${index.constraint} TO ${index.constraint}`);
-    } else await tx.unsafe(`ALTER INDEX import_${index.name} RENAME TO ${index.name}`);
-  }
-  // The tables pointing here were emptied with it (ON DELETE CASCADE of an empty table).
-  for (const reference of references) {
-    await tx.unsafe(`ALTER TABLE ${reference.owner} ADD CONSTRAINT ${reference.name} ${reference.definition}`);
   }
 }
 

@@ -75,7 +75,7 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
     });
     await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
     // After slugs: a record carries the slugs of the artists and labels it credits.
-    await step('master records', () => rebuildMasterRecords(sql, pageSize));
+    await step('master records', () => rebuildMasterRecords(sql, pageSize, mode));
     await step('facet totals', () => recomputeFacetTotals(sql));
     await step('signals', () => recomputeSignals(sql, pageSize));
     await step('vacuum analyze', () => vacuumCatalogue(sql));

@@ -5,6 +5,8 @@
 import { clusterIdOf, type FestivalRow, type MasterRow, type ReleaseRow } from '@catalogue/core';
 import { type MasterFacetValues, mainGenreOf, masterSearchEntry, round6, type SearchEntry, searchEntry } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
+import { copyInt, copyText, copyTextArray } from '../bulk/copy-text.js';
+import { rebuildByCopy } from '../bulk/table-swap.js';
 import { fillStaging, type StagingMode } from './staging.js';
 
 const KIND = { master: 0, artist: 1, label: 2, festival: 3 } as const;
@@ -82,6 +84,67 @@ function masterDocument(source: MasterSource): SearchDocument {
   };
 }
 
+const DOCUMENT_COLUMNS = [
+  'kind',
+  'id',
+  'slug',
+  'name',
+  'year',
+  'artists',
+  'genres',
+  'styles',
+  'name_key',
+  'tokens',
+  'tsv',
+  'score0',
+  'score1',
+  'score2',
+  'score3',
+  'formats',
+  'country',
+  'labels',
+  'genre_keys',
+  'style_keys',
+  'format_keys',
+  'country_key',
+  'label_keys',
+] as const;
+
+/** array_to_tsvector(tokens) as tsvector text: each lexeme quoted, `'` doubled, `\` escaped. */
+function tsvectorText(tokens: readonly string[]): string {
+  return tokens.map((token) => `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' ');
+}
+
+/** One COPY line of DOCUMENT_COLUMNS: the values insertDocuments writes through jsonb. */
+function documentLine(d: SearchDocument): string {
+  const float = (n: number) => String(n);
+  return `${[
+    d.kind,
+    d.id,
+    copyText(d.slug),
+    copyText(d.name),
+    copyInt(d.year),
+    copyTextArray(d.artists),
+    copyTextArray(d.genres),
+    copyTextArray(d.styles),
+    copyText(d.name_key),
+    copyTextArray(d.tokens),
+    copyText(tsvectorText(d.tokens)),
+    float(d.score0),
+    float(d.score1),
+    float(d.score2),
+    float(d.score3),
+    copyTextArray(d.formats ?? []),
+    copyText(d.country ?? null),
+    copyTextArray(d.labels ?? []),
+    copyTextArray(d.genre_keys ?? []),
+    copyTextArray(d.style_keys ?? []),
+    copyTextArray(d.format_keys ?? []),
+    copyText(d.country_key ?? null),
+    copyTextArray(d.label_keys ?? []),
+  ].join('\t')}\n`;
+}
+
 async function insertDocuments(tx: TransactionSql, mode: StagingMode, documents: SearchDocument[]): Promise<void> {
   if (documents.length === 0) return;
   await fillStaging(tx, mode, documents);
@@ -109,95 +172,105 @@ async function forEachPage<T extends { page_id: number }>(
   }
 }
 
+/**
+ * On PostgreSQL the documents are COPYed into a fresh table whose indexes are built after the
+ * load, then swapped in (bulk/table-swap.ts): inserting into the live table maintained six GIN
+ * indexes row by row and was most of finish()'s time (issue 13). PGlite has no COPY: there the
+ * table is emptied and refilled in one transaction.
+ */
 export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSize: number): Promise<void> {
+  if (mode === 'copy') {
+    await rebuildByCopy(sql, 'search_documents', DOCUMENT_COLUMNS, (write) =>
+      produceDocuments(sql, pageSize, (documents) => write(documents.map(documentLine).join(''))),
+    );
+    return;
+  }
   await sql.begin(async (tx) => {
     await tx`DELETE FROM search_documents`;
+    await produceDocuments(tx, pageSize, (documents) => emit(documents));
+  });
+}
 
-    await forEachPage(
-      (after) => tx<Array<MasterSource & { page_id: number }>>`
+/** Every search document, a page at a time, handed to `emit`. */
+async function produceDocuments(reader: Sql | TransactionSql, pageSize: number, emit: (documents: SearchDocument[]) => Promise<void>): Promise<void> {
+  await forEachPage(
+    (after) => reader<Array<MasterSource & { page_id: number }>>`
         SELECT m.master_id AS page_id, m.doc AS master, r.doc AS main_release,
                (SELECT count(*)::int FROM releases x WHERE x.master_id = m.master_id) AS release_count,
                (SELECT coalesce(json_agg(json_build_object('id', l.discogs_id, 'slug', l.slug, 'name', l.name)), '[]'::json)
                   FROM master_labels ml JOIN labels l ON l.discogs_id = ml.label_id WHERE ml.master_id = m.master_id) AS label_refs
         FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
         WHERE m.master_id > ${after} ORDER BY m.master_id LIMIT ${pageSize}`,
-      (rows) => insertDocuments(tx, mode, rows.map(masterDocument)),
-    );
+    (rows) => emit(rows.map(masterDocument)),
+  );
 
-    await forEachPage(
-      (after) => tx<Array<{ page_id: number; name: string; slug: string | null; master_count: number; genres: string[][] | null }>>`
+  await forEachPage(
+    (after) => reader<Array<{ page_id: number; name: string; slug: string | null; master_count: number; genres: string[][] | null }>>`
         SELECT a.discogs_id AS page_id, a.name, a.slug, a.master_count,
                (SELECT json_agg(m.genres) FROM master_artists ma JOIN masters m ON m.master_id = ma.master_id WHERE ma.artist_id = a.discogs_id) AS genres
         FROM artists a WHERE a.discogs_id > ${after} ORDER BY a.discogs_id LIMIT ${pageSize}`,
-      (rows) =>
-        insertDocuments(
-          tx,
-          mode,
-          rows.map((row) => {
-            const genre = mainGenreOf((row.genres ?? []).map((genres) => ({ genres })));
-            const hit = {
-              type: 'artist' as const,
-              id: clusterIdOf('artist', row.page_id),
-              slug: row.slug,
-              name: row.name,
-              year: null,
-              artists: [],
-              genres: genre ? [genre] : [],
-              styles: [],
-            };
-            return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
-          }),
-        ),
-    );
+    (rows) =>
+      emit(
+        rows.map((row) => {
+          const genre = mainGenreOf((row.genres ?? []).map((genres) => ({ genres })));
+          const hit = {
+            type: 'artist' as const,
+            id: clusterIdOf('artist', row.page_id),
+            slug: row.slug,
+            name: row.name,
+            year: null,
+            artists: [],
+            genres: genre ? [genre] : [],
+            styles: [],
+          };
+          return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
+        }),
+      ),
+  );
 
-    await forEachPage(
-      (after) => tx<Array<{ page_id: number; name: string; slug: string | null; master_count: number }>>`
+  await forEachPage(
+    (after) => reader<Array<{ page_id: number; name: string; slug: string | null; master_count: number }>>`
         SELECT discogs_id AS page_id, name, slug, master_count FROM labels
         WHERE discogs_id > ${after} ORDER BY discogs_id LIMIT ${pageSize}`,
-      (rows) =>
-        insertDocuments(
-          tx,
-          mode,
-          rows.map((row) => {
-            const hit = {
-              type: 'label' as const,
-              id: clusterIdOf('label', row.page_id),
-              slug: row.slug,
-              name: row.name,
-              year: null,
-              artists: [],
-              genres: [],
-              styles: [],
-            };
-            return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
-          }),
-        ),
-    );
+    (rows) =>
+      emit(
+        rows.map((row) => {
+          const hit = {
+            type: 'label' as const,
+            id: clusterIdOf('label', row.page_id),
+            slug: row.slug,
+            name: row.name,
+            year: null,
+            artists: [],
+            genres: [],
+            styles: [],
+          };
+          return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
+        }),
+      ),
+  );
 
-    await forEachPage(
-      (after) => tx<Array<{ page_id: number; slug: string | null; doc: FestivalRow }>>`
+  await forEachPage(
+    (after) => reader<Array<{ page_id: number; slug: string | null; doc: FestivalRow }>>`
         SELECT festival_id AS page_id, slug, doc FROM festivals
         WHERE festival_id > ${after} ORDER BY festival_id LIMIT ${pageSize}`,
-      (rows) =>
-        insertDocuments(
-          tx,
-          mode,
-          rows.map((row) => {
-            const festival = row.doc;
-            const lineup = new Set(festival.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
-            const hit = {
-              type: 'festival' as const,
-              id: clusterIdOf('festival', row.page_id),
-              slug: row.slug,
-              name: festival.name,
-              year: null,
-              artists: [],
-              genres: festival.genres,
-              styles: [],
-            };
-            return documentOf(searchEntry(hit, festival.name, festival.genres, lineup.size, null));
-          }),
-        ),
-    );
-  });
+    (rows) =>
+      emit(
+        rows.map((row) => {
+          const festival = row.doc;
+          const lineup = new Set(festival.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
+          const hit = {
+            type: 'festival' as const,
+            id: clusterIdOf('festival', row.page_id),
+            slug: row.slug,
+            name: festival.name,
+            year: null,
+            artists: [],
+            genres: festival.genres,
+            styles: [],
+          };
+          return documentOf(searchEntry(hit, festival.name, festival.genres, lineup.size, null));
+        }),
+      ),
+  );
 }

@@ -2,7 +2,7 @@
  * Row counts and an order-independent checksum of every catalogue table (the sum of each row's
  * 64-bit text hash), so two states compare equal exactly when no row was added, removed or
  * changed. catalogue_state is left out: finish() advances the generation on every import
- * (docs/decisions.md §5). Shared by bench/import and the importer's re-import test.
+ * (docs/decisions.md §5). Shared by bench/import and the importer's bulk import test.
  */
 import type { Sql } from 'postgres';
 
