@@ -14,7 +14,7 @@
 import { once } from 'node:events';
 import type { Sql, TransactionSql } from 'postgres';
 import { BULK_COLUMNS, BULK_ID, BULK_TABLES, type BulkTable } from './bulk-rows.js';
-import { buildIndexesLike, setLoad, swapIn } from './table-swap.js';
+import { addPrimaryKeyLike, buildIndexesLike, setLoad, swapIn } from './table-swap.js';
 
 const importTable = (table: BulkTable) => `import_${table}`;
 
@@ -32,8 +32,45 @@ async function exists(sql: Sql | TransactionSql, name: string): Promise<boolean>
   return row?.found ?? false;
 }
 
+/** The link table each source table feeds: what mergeMasters / mergeReleases keep (writer/merges.ts). */
+const LINKS: Partial<Record<BulkTable, { table: string; source: string; id: string; list: string }>> = {
+  masters: { table: 'master_artists', source: 'import_masters', id: 'master_id', list: 'artists' },
+  releases: { table: 'release_credits', source: 'import_releases', id: 'release_id', list: 'extra_artists' },
+};
+
 async function dropImportTables(sql: Sql): Promise<void> {
-  await sql.unsafe(`DROP TABLE IF EXISTS ${BULK_TABLES.map(importTable).join(', ')}`);
+  const links = Object.values(LINKS).map((link) => `import_${link.table}`);
+  await sql.unsafe(`DROP TABLE IF EXISTS ${[...BULK_TABLES.map(importTable), ...links].join(', ')}`);
+}
+
+/** A link table built whole from its source's import table, keyed and indexed like the live one. */
+async function buildLinkTable(sql: Sql, link: { table: string; source: string; id: string; list: string }): Promise<void> {
+  const target = `import_${link.table}`;
+  await sql.begin(async (tx) => {
+    await setLoad(tx);
+    await tx.unsafe(`CREATE TABLE ${target} (LIKE ${link.table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+    await tx.unsafe(`
+      INSERT INTO ${target}
+      SELECT DISTINCT (credit->>'discogs_id')::int, s.${link.id}
+      FROM ${link.source} s, jsonb_array_elements(s.doc->'${link.list}') AS credit
+      WHERE credit->>'discogs_id' IS NOT NULL`);
+  });
+  await addPrimaryKeyLike(sql, link.table, target);
+  await buildIndexesLike(sql, link.table, target);
+}
+
+/**
+ * Slugs of a first import, set on the import table before its indexes exist: core's
+ * assignSlugs in SQL (the lowest id owns its base; writer/slugs.ts does the same on live rows).
+ */
+async function assignSlugs(sql: Sql, table: 'artists' | 'labels'): Promise<void> {
+  await sql.begin(async (tx) => {
+    await setLoad(tx);
+    await tx.unsafe(`
+      UPDATE ${importTable(table)} SET slug = CASE WHEN discogs_id = owner THEN slug_base ELSE slug_base || '-' || discogs_id END
+      FROM (SELECT slug_base AS base, min(discogs_id) AS owner FROM ${importTable(table)} GROUP BY slug_base) AS owners
+      WHERE slug_base = owners.base`);
+  });
 }
 
 /** Starts a bulk load; import tables a crashed earlier run left behind are dropped first. */
@@ -78,11 +115,20 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
       };
       const tables = BULK_TABLES.filter((table) => loaded.has(table));
       const swaps: BulkTable[] = [];
+      const linkSwaps: string[] = [];
       for (const table of tables) {
         await step(`${table}: primary key`, () => addPrimaryKey(sql, table));
         if (await isEmpty(sql, table)) {
+          // A first import: slugs before the indexes (no index to maintain per row), then
+          // the link table built whole beside it (live, it is empty with its source).
+          if (table === 'artists' || table === 'labels') await step(`${table}: slugs`, () => assignSlugs(sql, table));
           await step(`${table}: indexes`, () => buildIndexesLike(sql, table, importTable(table)));
           swaps.push(table);
+          const link = LINKS[table];
+          if (link) {
+            await step(`${link.table}: built`, () => buildLinkTable(sql, link));
+            linkSwaps.push(link.table);
+          }
         }
       }
       const changed = await step('apply', () =>
@@ -95,7 +141,7 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
             await swapIn(tx, table, importTable(table));
             any = true;
           }
-          for (const table of swaps) await fillLinks(tx, table, 'all');
+          for (const link of linkSwaps) await swapIn(tx, link, `import_${link}`);
           if (any) await tx`UPDATE catalogue_state SET derived_stale = true`;
           return any;
         }),
