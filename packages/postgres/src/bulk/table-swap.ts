@@ -5,7 +5,6 @@
  * one by renames in one short transaction; readers keep reading the old table until it
  * commits. Used for first imports (bulk-load.ts) and for derived tables rebuilt whole.
  */
-import { once } from 'node:events';
 import type { Sql, TransactionSql } from 'postgres';
 
 const LOAD_SETTINGS = ['SET LOCAL jit = off', "SET LOCAL maintenance_work_mem = '256MB'", 'SET LOCAL synchronous_commit = off'];
@@ -90,8 +89,9 @@ export async function addPrimaryKeyLike(sql: Sql, table: string, target: string)
 }
 
 /**
- * Rebuilds `table` whole: `fill` writes COPY text lines (of `columns`) into a fresh copy created
- * in the COPY's own transaction (COPY FREEZE), then keys, indexes and the swap.
+ * Rebuilds `table` whole: `fill` hands COPY text lines (of `columns`) to `write`, each call one
+ * COPY into a fresh copy of the table, then keys, indexes and the swap. No connection is held
+ * between calls, so `fill` may read on the same pool whatever its size.
  */
 export async function rebuildByCopy(
   sql: Sql,
@@ -101,27 +101,17 @@ export async function rebuildByCopy(
 ): Promise<void> {
   const target = `import_${table}`;
   await sql.unsafe(`DROP TABLE IF EXISTS ${target}`);
-  await sql.begin(async (tx) => {
-    await setLoad(tx);
-    await tx.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-    const stream = await tx.unsafe(`COPY ${target} (${columns.join(', ')}) FROM STDIN (FREEZE)`).writable();
-    const done = new Promise<void>((resolve, reject) => {
-      stream.once('finish', resolve);
-      stream.once('error', reject);
-    });
-    try {
-      await fill(async (text) => {
-        if (!stream.write(text)) await Promise.race([once(stream, 'drain'), done]);
-      });
-    } catch (error) {
-      stream.destroy(error instanceof Error ? error : new Error(String(error)));
-      await done.catch(() => undefined);
-      throw error;
-    }
-    stream.end();
-    await done;
-  });
+  await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
   try {
+    await fill(async (text) => {
+      if (text.length === 0) return;
+      const stream = await sql.unsafe(`COPY ${target} (${columns.join(', ')}) FROM STDIN`).writable();
+      await new Promise<void>((resolve, reject) => {
+        stream.once('error', reject);
+        stream.once('finish', resolve);
+        stream.end(text);
+      });
+    });
     await addPrimaryKeyLike(sql, table, target);
     await buildIndexesLike(sql, table, target);
     await sql.begin(async (tx) => {

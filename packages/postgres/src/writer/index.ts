@@ -73,10 +73,23 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
     await step('slugs', async () => {
       for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
     });
-    await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
+    // Search documents (then the facet totals counted from them) and master records read the
+    // same tables and write different ones: on PostgreSQL they run side by side, each on its
+    // own connections, so both cores work (issue 13). PGlite serves one connection: in turn.
+    const searchThenFacets = async () => {
+      await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
+      await step('facet totals', () => recomputeFacetTotals(sql));
+    };
     // After slugs: a record carries the slugs of the artists and labels it credits.
-    await step('master records', () => rebuildMasterRecords(sql, pageSize, mode));
-    await step('facet totals', () => recomputeFacetTotals(sql));
+    const masterRecords = () => step('master records', () => rebuildMasterRecords(sql, pageSize, mode));
+    if (mode === 'copy') {
+      // Both settle before an error is raised, so none is left writing after the caller moves on.
+      const failed = (await Promise.allSettled([searchThenFacets(), masterRecords()])).find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    } else {
+      await searchThenFacets();
+      await masterRecords();
+    }
     await step('signals', () => recomputeSignals(sql, pageSize));
     await step('vacuum analyze', () => vacuumCatalogue(sql));
   }

@@ -10,6 +10,7 @@ import { copyText } from '../bulk/copy-text.js';
 import { rebuildByCopy } from '../bulk/table-swap.js';
 import { assembleMasters } from '../catalogue/masters.js';
 import type { Reader } from '../catalogue/reader.js';
+import { forEachPage } from './search-documents.js';
 import type { StagingMode } from './staging.js';
 
 const direct: Reader = (_signal, build) => build();
@@ -20,20 +21,20 @@ const direct: Reader = (_signal, build) => build();
  */
 export async function rebuildMasterRecords(sql: Sql, pageSize: number, mode: StagingMode = 'parameter'): Promise<void> {
   if (mode === 'copy') {
-    await rebuildByCopy(sql, 'master_records', ['master_id', 'record'], async (write) => {
-      let after = 0;
-      for (;;) {
-        const page = await sql<Array<{ master_id: number }>>`SELECT master_id FROM masters WHERE master_id > ${after} ORDER BY master_id LIMIT ${pageSize}`;
-        if (page.length === 0) return;
-        const records = await assembleMasters(
-          sql,
-          direct,
-          page.map((row) => row.master_id),
-        );
-        await write(records.map((record) => `${record.master_id}\t${copyText(JSON.stringify(record))}\n`).join(''));
-        after = (page[page.length - 1] as { master_id: number }).master_id;
-      }
-    });
+    await rebuildByCopy(sql, 'master_records', ['master_id', 'record'], (write) =>
+      forEachPage(
+        async (after) => {
+          const page = await sql<Array<{ master_id: number }>>`SELECT master_id FROM masters WHERE master_id > ${after} ORDER BY master_id LIMIT ${pageSize}`;
+          const records = await assembleMasters(
+            sql,
+            direct,
+            page.map((row) => row.master_id),
+          );
+          return records.map((record) => ({ page_id: record.master_id, record }));
+        },
+        (rows) => write(rows.map(({ record }) => `${record.master_id}\t${copyText(JSON.stringify(record))}\n`).join('')),
+      ),
+    );
     return;
   }
   let after = 0;

@@ -159,16 +159,20 @@ async function insertDocuments(tx: TransactionSql, mode: StagingMode, documents:
 }
 
 /** Keyset pages over one id column, so no cursor holds the transaction's only connection. */
-async function forEachPage<T extends { page_id: number }>(
+export async function forEachPage<T extends { page_id: number }>(
   fetch: (after: number) => Promise<readonly T[]>,
   handle: (rows: readonly T[]) => Promise<void>,
 ): Promise<void> {
-  let after = -2_147_483_648;
+  // The next page is read while this one is handled, so the database and this process work at
+  // once (issue 13: the loader waited on each page's query most of the step).
+  let next = fetch(-2_147_483_648);
   for (;;) {
-    const rows = await fetch(after);
+    const rows = await next;
     if (rows.length === 0) return;
+    next = fetch((rows[rows.length - 1] as T).page_id);
+    // Observed on the next turn; this only stops an "unhandled rejection" if handle() throws.
+    next.catch(() => undefined);
     await handle(rows);
-    after = (rows[rows.length - 1] as T).page_id;
   }
 }
 
