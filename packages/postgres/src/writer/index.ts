@@ -82,7 +82,9 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
     };
     // After slugs: a record carries the slugs of the artists and labels it credits.
     const masterRecords = () => step('master records', () => rebuildMasterRecords(sql, pageSize, mode));
-    if (mode === 'copy') {
+    // Each side holds a connection while it COPYs and reads on another: with fewer than four
+    // (a test's small pool) they run in turn; postgres.js hung when both queued on one.
+    if (mode === 'copy' && (sql.options.max ?? 0) >= 4) {
       // Both settle before an error is raised, so none is left writing after the caller moves on.
       const failed = (await Promise.allSettled([searchThenFacets(), masterRecords()])).find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
