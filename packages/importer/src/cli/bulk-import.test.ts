@@ -95,7 +95,7 @@ describe('catalogue import discogs, bulk path', () => {
     const before = await tableChecksums(sql);
     const previous = await state();
     const catalogue = createPostgresCatalogue(sql);
-    const served = await catalogue.mastersByIds([113]);
+    const served = await catalogue.masters([113]);
 
     // The first file is complete and changed; the second fails: nothing of either is applied.
     const changedArtists = path.join(scratch, 'changed-artists.xml');
@@ -106,6 +106,6 @@ describe('catalogue import discogs, bulk path', () => {
 
     expect(changedTables(before, await tableChecksums(sql))).toEqual([]);
     expect(await state()).toEqual(previous);
-    expect(await catalogue.mastersByIds([113])).toEqual(served);
+    expect(await catalogue.masters([113])).toEqual(served);
   });
 });

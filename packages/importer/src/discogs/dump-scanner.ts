@@ -76,6 +76,8 @@ export class DumpScanner {
   private pending: Buffer = Buffer.alloc(0);
   private at = 0;
   private readonly collector: RecordCollector;
+  /** Stored hashes of the dump's table, asked for once the root names it (knownFor). */
+  private known: KnownHashes | undefined;
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   /** Cutting gave up (a record never closed): everything left goes to the parser as is. */
   private raw = false;
@@ -86,15 +88,10 @@ export class DumpScanner {
   constructor(
     private readonly source: string,
     expectedKind: DiscogsKind | undefined,
-    private known: KnownHashes | undefined,
+    private readonly knownFor: ((kind: DiscogsKind) => KnownHashes | undefined) | undefined,
     private readonly emit: (row: ScannedRow) => void,
   ) {
     this.collector = new RecordCollector(source, expectedKind);
-  }
-
-  /** Where stored hashes come from, once the dump's kind (its table) is known. */
-  setKnown(known: KnownHashes): void {
-    this.known = known;
   }
 
   /** Appends decompressed bytes; call scan() until it answers 'need-input'. */
@@ -119,6 +116,7 @@ export class DumpScanner {
       this.at = root.end;
       this.kind = this.collector.kind as DiscogsKind;
       this.element = RECORD_MAPPERS[this.kind].element;
+      this.known = this.knownFor?.(this.kind);
     }
     for (;;) {
       if (this.held) {

@@ -55,7 +55,12 @@ async function run(): Promise<void> {
   let records = 0;
   let bytesRead = 0;
   let kindSent = false;
-  const scanner = new DumpScanner(data.file, undefined, undefined, ({ row, hash }) => {
+  const knownFor = (kind: string) => {
+    if (!sql) return undefined;
+    known = new StoredHashes(sql, kind, BULK_ID[kind as BulkTable]);
+    return known;
+  };
+  const scanner = new DumpScanner(data.file, undefined, knownFor, ({ row, hash }) => {
     batch += bulkLine(scanner.kind as BulkTable, row as never, hash);
     records += 1;
   });
@@ -73,10 +78,6 @@ async function run(): Promise<void> {
   };
   const scanAll = async () => {
     for (;;) {
-      if (scanner.kind && !known && sql) {
-        known = new StoredHashes(sql, scanner.kind, BULK_ID[scanner.kind as BulkTable]);
-        scanner.setKnown(known);
-      }
       if (scanner.scan() === 'need-input') return;
       await (known as KnownHashes).loadMore();
     }

@@ -191,7 +191,7 @@ export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSi
   }
   await sql.begin(async (tx) => {
     await tx`DELETE FROM search_documents`;
-    await produceDocuments(tx, pageSize, (documents) => emit(documents));
+    await produceDocuments(tx, pageSize, (documents) => insertDocuments(tx, mode, documents));
   });
 }
 
