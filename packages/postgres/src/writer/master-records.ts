@@ -30,7 +30,8 @@ export async function rebuildMasterRecords(sql: Sql, pageSize: number, mode: Sta
             direct,
             page.map((row) => row.master_id),
           );
-          return records.map((record) => ({ page_id: record.master_id, record }));
+          // assembleMasters answers in no particular order; pages follow master ids.
+          return records.map((record) => ({ page_id: record.master_id, record })).sort((a, b) => a.page_id - b.page_id);
         },
         (rows) => write(rows.map(({ record }) => `${record.master_id}\t${copyText(JSON.stringify(record))}\n`).join('')),
       ),
