@@ -2,7 +2,9 @@
 export const USAGE = `Usage: catalogue <command> [arguments]
 
 Load the music catalogue into PostgreSQL. DATABASE_URL selects the database
-(e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/catalogue).
+(e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/catalogue); without it, the
+embedded database `npm start` serves ($CATALOGUE_DATA_DIR/pg, default ./.data/pg),
+which must not be in use by a running server.
 
 Commands:
   migrate                      apply pending schema migrations (import and seed
@@ -22,8 +24,9 @@ Commands:
 Options:
   -h, --help                   show this help
 
-Re-importing a file changes nothing: rows are replaced by id. On bad input the import
-stops with a message naming the file and the record or line; the batch being assembled
-is not written and the exit code is 1 (2 for a usage error).
+Re-importing a file changes nothing: rows are replaced by id, and on PostgreSQL unchanged
+Discogs records are skipped unread. On bad input the import stops with a message naming
+the file and the record or line and the exit code is 1 (2 for a usage error); a Discogs
+import on PostgreSQL then changes nothing at all, other imports keep the batches written.
 See packages/importer/README.md for the JSONL feed formats.
 `;
