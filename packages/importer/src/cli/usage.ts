@@ -3,7 +3,7 @@ export const USAGE = `Usage: catalogue <command> [arguments]
 
 Load the music catalogue into PostgreSQL. DATABASE_URL selects the database
 (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/catalogue); without it, the
-embedded database `npm start` serves ($CATALOGUE_DATA_DIR/pg, default ./.data/pg),
+embedded database npm start serves ($CATALOGUE_DATA_DIR/pg, default ./.data/pg),
 which must not be in use by a running server.
 
 Commands:
