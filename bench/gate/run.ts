@@ -1,7 +1,7 @@
 /**
  * bench/gate: the in-process cost of an authenticated GET /api/v1/masters/{id} through the
  * whole service (gate, limiter, validation, catalogue, headers) against a bare itty-router
- * route answering the same JSON, measured in the same run. Goal: ratio ≤ 1.5×.
+ * route answering the same JSON, measured in the same run. Goal: ratio ≤ 1.4× (issue 14: the 1.5× goal with margin against noise).
  *
  *   npm run bench:gate    (builds @catalogue/core and @catalogue/host-kit first: it measures
  *                          the code as shipped in dist/)
@@ -83,5 +83,5 @@ console.table(
 const ratio = (id: TaskId, of: Record<TaskId, number[]>) => median(of[id].map((v, i) => v / (of.bare[i] as number)));
 console.log(`pure-JS default hasher: mean ${ratio('pureJs', means).toFixed(2)}×, median ${ratio('pureJs', medians).toFixed(2)}×`);
 console.log(
-  `ratio (service / bare), as hosts wire it: mean ${ratio('hosted', means).toFixed(2)}×, median ${ratio('hosted', medians).toFixed(2)}×   goal ≤ 1.5×`,
+  `ratio (service / bare), as hosts wire it: mean ${ratio('hosted', means).toFixed(2)}×, median ${ratio('hosted', medians).toFixed(2)}×   goal ≤ 1.4×`,
 );

@@ -9,6 +9,8 @@
  * The same for Bun (BENCH_RUNTIMES=node,bun). autocannon, BENCH_CONNECTIONS (20) connections,
  * ids cycling over 200 masters, BENCH_ROUNDS (3) interleaved rounds of BENCH_SECONDS (8) s per
  * target after a 2 s warm-up; medians.
+ * BENCH_TARGETS=host,bare+pg measures only those targets; BENCH_CPU_PROF_DIR=<dir> starts every
+ * Node child with --cpu-prof there (a profile per child, written when it stops).
  *
  * Goal (issue 14): the Node host ≥ 0.75× bare+pg, and its p99 at most 2 ms above bare+pg's.
  */
@@ -31,6 +33,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const RUNTIMES = (process.env.BENCH_RUNTIMES ?? 'node,bun').split(',') as Array<'node' | 'bun'>;
 const ADMIN_TOKEN = 'bench-prodpath-admin-token-0123456789';
 const BIN = join(ROOT, 'node_modules/.bin');
+const ONLY = process.env.BENCH_TARGETS?.split(',');
+const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 type TargetName = 'bare' | 'bare+pg' | 'host' | 'host, no redis';
 
@@ -68,8 +72,13 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Node's flags for a profiled run (BENCH_CPU_PROF_DIR), before the script's own arguments. */
+function profiled(runtime: 'node' | 'bun', args: string[]): string[] {
+  return runtime === 'node' && PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, ...args] : args;
+}
+
 function runtimeCommand(runtime: 'node' | 'bun', file: string): [string, string[]] {
-  return runtime === 'node' ? [process.execPath, [file]] : [join(BIN, 'bun'), [file]];
+  return runtime === 'node' ? [process.execPath, profiled(runtime, [file])] : [join(BIN, 'bun'), [file]];
 }
 
 async function hostTarget(
@@ -77,7 +86,8 @@ async function hostTarget(
   env: Record<string, string>,
 ): Promise<{ url: string; headers: Record<string, string>; stop(): Promise<void> }> {
   const port = await freePort();
-  const [command, args] = commandFor(runtime);
+  const [command, plain] = commandFor(runtime);
+  const args = profiled(runtime, plain);
   const cleared = { BASE_URL: undefined, CATALOGUE_STORAGE: undefined, REDIS_URL: undefined, UPSTASH_REDIS_REST_URL: undefined };
   const child = await spawnListening(command, args, { ...cleared, PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'error', NO_COLOR: '1', ...env });
   const url = `http://127.0.0.1:${port}`;
@@ -154,7 +164,7 @@ async function main(): Promise<void> {
       },
       { name: 'host', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }) },
       { name: 'host, no redis', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl }) },
-    ]);
+    ]).filter((target) => !ONLY || ONLY.includes(target.name));
 
     const samples = new Map<Target, Sample[]>();
     for (let round = 0; round < ROUNDS; round++) {
@@ -185,6 +195,7 @@ async function main(): Promise<void> {
       console.log('|---|---|---|---|---|---|');
       for (const name of ['bare', 'bare+pg', 'host', 'host, no redis'] as TargetName[]) {
         const row = of(name);
+        if (row.rps === undefined) continue; // not measured (BENCH_TARGETS)
         const ratio = name === 'bare' ? '—' : `${(row.rps / pg.rps).toFixed(2)}×`;
         const added = name === 'bare' || name === 'bare+pg' ? '—' : `${(row.p99 - pg.p99).toFixed(1)} ms`;
         console.log(`| ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${ratio} | ${added} |`);

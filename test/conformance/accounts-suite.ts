@@ -141,6 +141,24 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
         expect(await accounts.getUsage('cust_1', 'test', '2026-06')).toBe(1);
         expect(await accounts.getUsage('cust_1', 'live', '2026-07')).toBe(0);
       });
+
+      it('counts durable usage per UTC day too, a write after the month on its last day', async () => {
+        const { accounts } = store();
+        await accounts.addUsage('cust_1', 'live', '2026-04', 5, new Date('2026-04-03T10:00:00Z'));
+        await accounts.addUsage('cust_1', 'live', '2026-04', 2, new Date('2026-04-03T23:59:59Z'));
+        await accounts.addUsage('cust_1', 'live', '2026-04', 4, new Date('2026-04-17T00:00:00Z'));
+        // The last flush of April runs just after midnight on May 1st.
+        await accounts.addUsage('cust_1', 'live', '2026-04', 1, new Date('2026-05-01T00:00:30Z'));
+        await accounts.addUsage('cust_1', 'test', '2026-04', 9, new Date('2026-04-03T10:00:00Z'));
+        expect(await accounts.getDailyUsage('cust_1', 'live', '2026-04')).toEqual([
+          { day: '2026-04-03', count: 7 },
+          { day: '2026-04-17', count: 4 },
+          { day: '2026-04-30', count: 1 },
+        ]);
+        expect(await accounts.getUsage('cust_1', 'live', '2026-04')).toBe(12);
+        expect(await accounts.getDailyUsage('cust_1', 'test', '2026-04')).toEqual([{ day: '2026-04-03', count: 9 }]);
+        expect(await accounts.getDailyUsage('cust_1', 'live', '2026-05')).toEqual([]);
+      });
     });
 
     group('checkout completion', (store) => {

@@ -19,14 +19,14 @@ const dir = join(here, `.generated-client-${process.pid}`);
 const tsc = join(here, '../../node_modules/typescript/bin/tsc');
 
 const CLIENT = `import createClient from 'openapi-fetch';
-import type { paths as V1 } from './v1';
+import type { components, paths as V1 } from './v1';
 import type { paths as V2 } from './v2';
 
 export async function run(baseUrl: string, key: string, fetch: (request: Request) => Promise<Response>) {
   const v1 = createClient<V1>({ baseUrl, fetch, headers: { 'X-API-Key': key } });
   const v2 = createClient<V2>({ baseUrl, fetch, headers: { 'X-API-Key': key } });
 
-  const search = await v1.GET('/api/v1/search', { params: { query: { q: 'moments', limit: '5' } } });
+  const search = await v1.GET('/api/v1/search', { params: { query: { q: 'moments', limit: 5 } } });
   if (!search.data) throw new Error('search failed');
   const hitNames: string[] = search.data.hits.map((hit) => hit.name);
   const beaconToken: string | null = search.data.beacon_token;
@@ -51,8 +51,13 @@ export async function run(baseUrl: string, key: string, fetch: (request: Request
   await v2.GET('/api/v2/resolve', { params: { query: { fields: 'identity' } } });
   // @ts-expect-error a cluster_id is a number.
   const wrong: string = resolved.data.cluster_id;
+  // @ts-expect-error limit is an integer, not its query text.
+  await v1.GET('/api/v1/search', { params: { query: { limit: '5' } } });
+  // Records are named components: a Master is a type of its own.
+  const master: components['schemas']['Master'] | undefined = (await v1.GET('/api/v1/masters/{id}', { params: { path: { id: 113 } } })).data;
+  const masterTitle: string | undefined = master?.title;
 
-  return { hitNames, beaconToken, searchId, clusterId, realName, masterTitles, releaseIds, missingCode, wrong };
+  return { hitNames, beaconToken, searchId, clusterId, realName, masterTitles, releaseIds, missingCode, wrong, masterTitle };
 }
 `;
 
@@ -104,6 +109,7 @@ describe('generated client', () => {
       masterTitles: expect.arrayContaining(['Velvet Hours', 'Night Drive']),
       releaseIds: expect.arrayContaining([900, 901]),
       missingCode: 'not_found',
+      masterTitle: 'Moments In Time',
     });
     expect(result.clusterId).toBeTypeOf('number');
   });

@@ -205,6 +205,8 @@ const ONLY: Record<string, { valid: Cases; invalid: Cases }> = {
     invalid: () => [{ path: '/api/v1/bandcamp/sable-ortiz', status: 404 }],
   },
   'GET /api/v1/usage': { valid: () => [{ path: '/api/v1/usage' }], invalid: () => [] },
+  'GET /healthz': { valid: () => [{ path: '/healthz' }], invalid: () => [] },
+  'GET /readyz': { valid: () => [{ path: '/readyz' }], invalid: () => [] },
   'GET /api/v1/wayfind': {
     valid: () => [
       { path: '/api/v1/wayfind?path=/api/v1/masters/113' },

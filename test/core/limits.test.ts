@@ -17,7 +17,13 @@ describe('burst: sliding window per minute', () => {
     }
     const refused = await get(t, key);
     const body = await expectError(refused, 429, 'rate_limited');
-    expect(body).toEqual({ error: 'rate_limited', retry_after_seconds: 60, reason: 'burst' });
+    expect(body).toEqual({
+      error: 'rate_limited',
+      message: expect.any(String),
+      retry_after_seconds: 60,
+      reason: 'burst',
+      request_id: refused.headers.get('x-request-id'),
+    });
     expect(refused.headers.get('retry-after')).toBe('60');
     expect(refused.headers.get('x-ratelimit-limit')).toBe('60');
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -72,6 +78,36 @@ describe('burst: sliding window per minute', () => {
   });
 });
 
+describe('IETF RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers)', () => {
+  it('name the burst window and the monthly quota, in structured-field syntax, beside X-RateLimit-*', async () => {
+    const t = setup({ now: '2026-02-10T10:00:00Z' });
+    const key = await t.issueKey({ tier: 'self_serve_49' });
+    const first = await get(t, key);
+    expect(first.status).toBe(200);
+    // February 2026 has 28 days: w is the month's length; t the seconds until 00:00 UTC on 1 March.
+    const monthSeconds = 28 * 86_400;
+    const untilMarch = (Date.parse('2026-03-01T00:00:00Z') - Date.parse('2026-02-10T10:00:00Z')) / 1000;
+    expect(first.headers.get('ratelimit-policy')).toBe(`"burst";q=60;w=60, "quota";q=10000;w=${monthSeconds}`);
+    expect(first.headers.get('ratelimit')).toBe(`"burst";r=59;t=60, "quota";r=9999;t=${untilMarch}`);
+    t.clock.advance(15_000);
+    const second = await get(t, key);
+    expect(second.headers.get('ratelimit')).toBe(`"burst";r=58;t=45, "quota";r=9998;t=${untilMarch - 15}`);
+    expect(second.headers.get('x-ratelimit-remaining')).toBe('58');
+  });
+
+  it('a burst refusal says r=0 and the Retry-After seconds; public routes name only their per-IP burst', async () => {
+    const t = setup({ now: '2026-03-10T10:00:00Z' });
+    const key = await t.issueKey({ tier: 'self_serve_49' });
+    for (let i = 0; i < 60; i++) await get(t, key);
+    const refused = await get(t, key);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit')).toMatch(/^"burst";r=0;t=60, "quota";r=9940;t=\d+$/);
+    const open = await t.fetch('/api/v1');
+    expect(open.headers.get('ratelimit-policy')).toBe('"burst";q=60;w=60');
+    expect(open.headers.get('ratelimit')).toBe('"burst";r=59;t=60');
+  });
+});
+
 describe('monthly quota', () => {
   it('block: the call after the quota answers 429 reason quota until 00:00 UTC on the 1st', async () => {
     const t = setup({ now: '2026-03-31T20:00:00Z' });
@@ -88,6 +124,8 @@ describe('monthly quota', () => {
     const body = await expectError(refused, 429, 'rate_limited');
     expect(body.reason).toBe('quota');
     expect(body.retry_after_seconds).toBe(1);
+    // The IETF fields say which limit refused: the quota has nothing left until the 1st (1 s away).
+    expect(refused.headers.get('ratelimit')).toMatch(/^"burst";r=\d+;t=\d+, "quota";r=0;t=1$/);
     const usage = await t.fetch('/api/v1/usage', { headers: { 'x-api-key': key } });
     expect(await usage.json()).toMatchObject({ calls: 10_000, quota: 10_000, remaining: 0, month: '2026-03', customer_id: customer!.id });
     t.clock.set('2026-04-01T00:00:00Z');
@@ -147,7 +185,7 @@ describe('concurrency: per key, 60 s lease', () => {
     expect([a.allowed, b.allowed]).toEqual([true, true]);
     const refused = await get(t, key);
     const body = await expectError(refused, 429, 'rate_limited');
-    expect(body).toEqual({ error: 'rate_limited', retry_after_seconds: 1, reason: 'concurrency' });
+    expect(body).toMatchObject({ error: 'rate_limited', message: expect.any(String), retry_after_seconds: 1, reason: 'concurrency' });
     await a.release();
     expect((await get(t, key)).status).toBe(200);
   });

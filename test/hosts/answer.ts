@@ -1,4 +1,5 @@
 /** An answer as every runner sees it, and the check of one against a fixture case. */
+import { gunzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import type { ExpectedAnswer } from './fixture.js';
 
@@ -9,8 +10,14 @@ export interface Answer {
   body: Uint8Array;
 }
 
+/** The body's text, gunzipped when the answer says it is gzip (docs/decisions.md §6, "Compression"). */
+export function textOf(answer: Answer): string {
+  const bytes = answer.headers['content-encoding'] === 'gzip' ? gunzipSync(answer.body) : answer.body;
+  return new TextDecoder().decode(bytes);
+}
+
 export function jsonOf(answer: Answer): unknown {
-  return JSON.parse(new TextDecoder().decode(answer.body));
+  return JSON.parse(textOf(answer));
 }
 
 export function checkAnswer(answer: Answer, expected: ExpectedAnswer, label: string): void {
@@ -24,4 +31,8 @@ export function checkAnswer(answer: Answer, expected: ExpectedAnswer, label: str
   }
   if (expected.emptyBody) expect(answer.body.byteLength, `${label}: empty body`).toBe(0);
   if (expected.json) expect(jsonOf(answer), `${label}: body`).toMatchObject(expected.json);
+  // Every error body, the hosts' own refusals too, says a sentence and its request id (issue 16 item 5).
+  if (expected.status >= 400 && answer.body.byteLength > 0) {
+    expect(jsonOf(answer), `${label}: error body`).toMatchObject({ message: expect.any(String), request_id: answer.headers['x-request-id'] });
+  }
 }

@@ -149,6 +149,35 @@ export const FIXTURE: FixtureCase[] = [
     expect: () => ({ status: 204, emptyBody: true, headers: { allow: /GET/ } }),
   },
   {
+    name: 'compression: a large answer is gzipped for a client that accepts it',
+    request: () => ({ method: 'GET', path: '/api/v1/openapi.json', headers: { 'accept-encoding': 'gzip' } }),
+    expect: () => ({
+      status: 200,
+      json: { openapi: '3.1.0' },
+      headers: { 'content-encoding': 'gzip', vary: /accept-encoding/i, etag: /^"[0-9a-f]{32}-gzip"$/ },
+    }),
+  },
+  {
+    name: 'compression: gzip;q=0 is refused, so the answer is identity',
+    request: () => ({ method: 'GET', path: '/api/v1/openapi.json', headers: { 'accept-encoding': 'gzip;q=0, identity' } }),
+    expect: () => ({ status: 200, json: { openapi: '3.1.0' }, headers: { 'content-encoding': false, vary: /accept-encoding/i } }),
+  },
+  {
+    name: 'conditional GET: If-None-Match * on a master answers 304 without a body, with its validators',
+    request: (c) => ({ method: 'GET', path: `/api/v1/masters/${c.masterId}`, headers: withKey(c.key, { 'if-none-match': '*' }) }),
+    expect: () => ({ status: 304, emptyBody: true, headers: { etag: /^"[0-9a-f]{32}"$/, 'cache-control': 'private, max-age=3600', ...requestId } }),
+  },
+  {
+    name: 'health: /healthz is up, public and unmetered',
+    request: () => ({ method: 'GET', path: '/healthz' }),
+    expect: () => ({ status: 200, json: { status: 'ok' }, headers: { 'cache-control': 'no-store', 'x-ratelimit-limit': false, ...requestId } }),
+  },
+  {
+    name: 'health: /readyz on memory storage is ready',
+    request: () => ({ method: 'GET', path: '/readyz' }),
+    expect: () => ({ status: 200, json: { status: 'ready' }, headers: { 'x-ratelimit-limit': false } }),
+  },
+  {
     name: 'data route with a body: batch of masters',
     request: (c) => ({ method: 'POST', path: '/api/v1/masters/batch', headers: withKey(c.key, json), body: JSON.stringify({ ids: [c.masterId] }) }),
     expect: () => ({ status: 200, headers: { 'content-type': /^application\/json/ } }),

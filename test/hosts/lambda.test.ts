@@ -15,7 +15,7 @@ import { answerOf, eventFor, HTTP_EVENT_KINDS, hasRepeatedQuery, scheduledEvent 
 import { fixtureContext } from './setup.js';
 
 /** Headers whose values legitimately differ between two answers to the same request. */
-const VARYING = new Set(['x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'date', 'connection', 'content-length']);
+const VARYING = new Set(['x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'date', 'connection', 'content-length']);
 
 function comparable(answer: Answer) {
   const text = new TextDecoder().decode(answer.body);

@@ -47,7 +47,11 @@ describe('v2 artist', () => {
       const v1 = await ok<{ master: { title: string }; releases: unknown[]; release_count: number }>(`/api/v1/dossier/master/${m.master_id}`);
       // The same detail v1 served from its demoted routes, now inside the facet.
       expect(m.master.title).toBe(v1.master.title);
-      expect(m.releases).toEqual(v1.releases);
+      // …with each credited label linked into the version called (issue 12)
+      expect(m.releases).toEqual(JSON.parse(JSON.stringify(v1.releases).replaceAll('/api/v1/', '/api/v2/')));
+      const releases = m.releases as unknown as Array<{ labels: Array<{ cluster_id: number; _links: { dossier: string } }> }>;
+      for (const release of releases)
+        for (const label of release.labels) expect(label._links.dossier).toBe(`http://catalogue.test/api/v2/label/${label.cluster_id}`);
       expect(m.release_count).toBe(v1.release_count);
       expect(m.master._links.artist).toBe(`http://catalogue.test/api/v2/artist/${cluster.cluster_id}?fields=discography`);
     }

@@ -75,6 +75,17 @@ describe('search-event beacons', () => {
     expect(t.accounts.searchEvents).toHaveLength(1);
   });
 
+  it('a search that found nothing is accepted: hits [] answers 202 and is stored (issue 12)', async () => {
+    const { t, search, beacon } = await client();
+    const a = await search();
+    for (const path of ['/api/v1/search-events/observed', '/api/v2/search-events/observed']) {
+      const answer = await beacon(path, a.beacon_token, { search_id: a.search_id, hits: [] });
+      expect(answer.status).toBe(202);
+      expect(await answer.json()).toEqual({ accepted: true, search_id: a.search_id });
+    }
+    expect(t.accounts.searchEvents.map((event) => ('hits' in event ? event.hits : null))).toEqual([[], []]);
+  });
+
   it('bad bodies answer 400 invalid_body', async () => {
     const { search, beacon } = await client();
     const a = await search();
@@ -83,7 +94,6 @@ describe('search-event beacons', () => {
       '{',
       '[]',
       { search_id: a.search_id },
-      { search_id: a.search_id, hits: [] },
       { search_id: a.search_id, hits: [{ id: 'x', position: 0 }] },
       { search_id: a.search_id, hits: [{ id: 1, position: 0 }], extra: 1 },
       { search_id: 'nope', hits: [{ id: 1, position: 0 }] },

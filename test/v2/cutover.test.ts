@@ -82,6 +82,7 @@ describe('cutover on the clock', () => {
         where: expect.stringContaining('discography facet'),
         successor: `${ORIGIN}/api/v2/resolve?discogs=master/113`,
         migration_guide: `${ORIGIN}/docs/migration`,
+        request_id: gone.headers.get('x-request-id'),
       });
 
       const usage = await get(OPERATIONAL);

@@ -25,7 +25,8 @@ async function partsOf(response: Response): Promise<Parts> {
   const bytes = new Uint8Array(await response.arrayBuffer());
   const type = response.headers.get('content-type') ?? '';
   // Text goes as UTF-8; anything else (or a body with no type) base64, so no byte is mangled.
-  const textual = bytes.byteLength === 0 || TEXTUAL.test(type);
+  // A compressed body is bytes whatever its type says (docs/decisions.md §6, "Compression").
+  const textual = bytes.byteLength === 0 || (TEXTUAL.test(type) && !response.headers.has('content-encoding'));
   return {
     statusCode: response.status,
     headers,

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { RequestContextInput, Service } from '@catalogue/core';
+import { ApiError, errorResponse, newRequestId, type RequestContextInput, type Service } from '@catalogue/core';
 
 const require = createRequire(import.meta.url);
 
@@ -75,10 +75,7 @@ export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-
     const { pathname } = new URL(request.url);
     if (pathname !== '/docs' && pathname !== '/docs/' && !pathname.startsWith('/docs/assets/')) return null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return new Response(JSON.stringify({ error: 'method_not_allowed', allow: ['GET', 'HEAD'] }), {
-        status: 405,
-        headers: { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-      });
+      return errorResponse(new ApiError(405, 'method_not_allowed', { allow: ['GET', 'HEAD'] }, { allow: 'GET, HEAD' }), newRequestId());
     }
     const body = (content: BodyInit) => (request.method === 'HEAD' ? null : content);
     if (pathname === '/docs' || pathname === '/docs/') {
@@ -88,11 +85,7 @@ export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-
     if (name === 'init.js')
       return new Response(body(INIT_JS), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS } });
     const type = ASSETS[name];
-    if (!type)
-      return new Response(JSON.stringify({ error: 'route_not_found' }), {
-        status: 404,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-      });
+    if (!type) return errorResponse(new ApiError(404, 'route_not_found'), newRequestId());
     return new Response(body(asset(name) as BodyInit), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } });
   };
 }

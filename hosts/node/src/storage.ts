@@ -15,7 +15,7 @@ export async function openEmbeddedStorage(dataDir: string, logger: Logger): Prom
   const embedded = await import('@catalogue/postgres/embedded');
   const server = await embedded.startEmbeddedPostgres({ dataDir });
   const sql = pg.connectPostgres(server.url, embedded.EMBEDDED_CONNECT_OPTIONS);
-  pg.guardFor(sql, { logger });
+  const guard = pg.guardFor(sql, { logger });
   const [state] = await sql<Array<{ seeded: boolean; stored: boolean }>>`
     select exists (select 1 from masters) as seeded, exists (select 1 from master_records) as stored`;
   if (state?.seeded && !state.stored) {
@@ -36,6 +36,8 @@ export async function openEmbeddedStorage(dataDir: string, logger: Logger): Prom
     catalogue: pg.createPostgresCatalogue(sql),
     accounts: pg.createPostgresAccounts(sql),
     description: `embedded PGlite in ${dataDir}/pg (Discogs samples + generated signals)`,
+    probes: [pg.postgresProbe(sql)],
+    metricSources: { inFlight: () => ({ primary: guard.inFlight }), outboxDepth: () => pg.outboxDepth(sql) },
     close: async () => {
       await sql.end({ timeout: 5 });
       await server.stop();

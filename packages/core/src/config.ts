@@ -14,6 +14,8 @@ export interface ServiceConfig {
   secretKey?: string | null;
   /** CUTOVER_SUNSET_AT: ISO date of the v1 sunset; setting it flips the cutover flag. */
   cutoverSunsetAt?: string | null;
+  /** CORS_ORIGINS: origins whose pages may call the API (`*`: any); default none (http/cors.ts). */
+  corsOrigins?: readonly string[] | null;
 }
 
 export interface ResolvedConfig {
@@ -24,6 +26,7 @@ export interface ResolvedConfig {
   requestDeadlineMs: number;
   secretKey: string | null;
   cutoverSunsetAt: string | null;
+  corsOrigins: readonly string[];
 }
 
 export function resolveConfig(config: ServiceConfig): ResolvedConfig {
@@ -35,5 +38,6 @@ export function resolveConfig(config: ServiceConfig): ResolvedConfig {
     requestDeadlineMs: config.requestDeadlineMs ?? 15_000,
     secretKey: config.secretKey || null,
     cutoverSunsetAt: config.cutoverSunsetAt || null,
+    corsOrigins: config.corsOrigins ?? [],
   };
 }

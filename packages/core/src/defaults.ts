@@ -1,10 +1,13 @@
-/** Default Clock, Logger, Alarm and Hasher: wall clock, JSON lines on the console, alarms as error records, pure-JS SHA-256. */
+/** Default Clock, Logger, Alarm, Hasher and Metrics: wall clock, JSON lines on the console, alarms as error records, pure-JS SHA-256, no metrics. */
 import { sha256Hex } from './gate/hash.js';
-import type { Alarm, Clock, Hasher, Logger, LogLevel, LogRecord } from './ports/index.js';
+import type { Alarm, Clock, Hasher, Logger, LogLevel, LogRecord, Metrics } from './ports/index.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
 
 export const pureHasher: Hasher = { sha256Hex };
+
+/** Counts nothing; `GET /metrics` answers 404 (no render). Hosts inject host-kit's Prometheus metrics. */
+export const noMetrics: Metrics = { request() {}, limiterFailOpen() {} };
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 

@@ -1,5 +1,6 @@
 export { applyBillingEvent } from './billing/apply-event.js';
 export { SESSION_COOKIE } from './billing/dashboard-session.js';
+export { createLogMailer, type LogMailerOptions, redactMailText } from './billing/log-mailer.js';
 export { deliverOutboxMessage, processOutbox, retryDelayMs } from './billing/outbox.js';
 export { overageIdentifier, reportOverage, reviewContracts } from './billing/overage.js';
 export { seal, unseal } from './billing/seal.js';
@@ -14,10 +15,11 @@ export { DISPLAY_PREFIX_LENGTH, generateApiKey, parseApiKey } from './gate/key-f
 export { ApiError, type ErrorCode, errorResponse, type IssueDetail } from './http/api-error.js';
 export { newRequestId } from './http/request-id.js';
 export type { Access, Method, Principal, RouteContext, RouteDef } from './http/route.js';
-export { buildOpenApi, ERROR_STATUS, strictSchema } from './openapi.js';
+export { buildOpenApi, ERROR_STATUS } from './openapi.js';
+export { strictSchema } from './openapi-schemas.js';
 export type * from './ports/index.js';
 export { FACET_NAMES } from './ports/index.js';
 export * from './schemas/records.js';
 export { createService, type RequestContextInput, type Service } from './service.js';
-export { CONTRACT_REVIEW_CALLS, isTierId, monthOf, nextMonthStart, policyFor, TIER_IDS, TIERS, type Tier } from './tiers.js';
+export { CONTRACT_REVIEW_CALLS, isTierId, monthOf, nextMonthStart, policyFor, TIER_IDS, TIERS, type Tier, usageDay } from './tiers.js';
 export { type CutoverPhase, cutoverPhase, httpDate, type RouteKind, routeKind, sunsetInstant } from './versioning.js';

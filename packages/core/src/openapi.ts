@@ -2,10 +2,10 @@
  * OpenAPI 3.1 documents built from the route list and the same valibot schemas that validate
  * requests and type responses, so the description cannot drift from the code.
  */
-import { toJsonSchema } from '@valibot/to-json-schema';
-import type * as v from 'valibot';
 import type { ErrorCode } from './http/api-error.js';
 import type { RouteDef } from './http/route.js';
+import { exampleOf } from './openapi-examples.js';
+import { bodySchema, componentSchemas, type Json, querySchema, usedComponents } from './openapi-schemas.js';
 import { isV1Path, type RouteKind, routeKind } from './versioning.js';
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -36,6 +36,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   billing_unavailable: 503,
   pool_exhausted: 503,
   database_unavailable: 503,
+  not_ready: 503,
   request_aborted: 504,
   query_timeout: 504,
 };
@@ -69,39 +70,9 @@ const SHARED_ERRORS: Record<RouteDef['access'], ErrorCode[]> = {
   open: ['internal'],
 };
 
-function jsonSchema(schema: v.GenericSchema): Record<string, unknown> {
-  const out = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }) as Record<string, unknown>;
-  delete out.$schema;
-  return out;
-}
-
-/**
- * Bodies are documented strict: every object that does not say otherwise gets
- * `additionalProperties: false`, so a field the code adds without documenting it fails the
- * contract test instead of slipping out unnoticed. Records (`v.record`) keep their value schema.
- */
-export function strictSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(strictSchema);
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, value] of Object.entries(node)) {
-    if (k === 'properties' && value && typeof value === 'object') {
-      out[k] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, strictSchema(sub)]));
-    } else if (k === 'items' || k === 'additionalProperties' || k === 'anyOf' || k === 'oneOf' || k === 'allOf' || k === 'prefixItems' || k === 'not') {
-      out[k] = strictSchema(value);
-    } else {
-      out[k] = value;
-    }
-  }
-  if ((out.type === 'object' || out.properties) && out.additionalProperties === undefined) out.additionalProperties = false;
-  return out;
-}
-
-const bodySchema = (schema: v.GenericSchema) => strictSchema(jsonSchema(schema)) as Record<string, unknown>;
-
 const ERROR_BODY = {
   type: 'object',
-  required: ['error'],
+  required: ['error', 'message', 'request_id'],
   properties: {
     error: { type: 'string', description: 'Machine code.', enum: Object.keys(ERROR_STATUS) },
     details: {
@@ -125,7 +96,7 @@ const ERROR_BODY = {
     reason: { type: 'string', enum: ['burst', 'quota', 'concurrency'], description: 'On rate_limited: which limit was hit.' },
     master_id: { type: 'integer', description: 'On master_not_found: the id asked for.' },
     message: { type: 'string', description: 'A sentence for humans.' },
-    request_id: { type: 'string', description: 'On internal: cite it to support.' },
+    request_id: { type: 'string', description: 'The X-Request-Id of this answer: cite it to support.' },
     allow: { type: 'array', items: { type: 'string' }, description: 'On method_not_allowed: the methods the path accepts.' },
     max_bytes: { type: 'integer', description: 'On payload_too_large: the cap.' },
     max_ids: { type: 'integer', description: 'On invalid_batch_size: the tier’s batch cap.' },
@@ -141,6 +112,16 @@ const HEADERS = {
   'X-RateLimit-Limit': { description: 'Burst limit per minute of the tier.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Calls left in the burst window.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Unix epoch seconds when the burst window resets.', schema: { type: 'integer' } },
+  'RateLimit-Policy': {
+    description:
+      'draft-ietf-httpapi-ratelimit-headers: the policies, `"burst";q=<per minute>;w=60` and, with a key, `"quota";q=<per month>;w=<seconds in this month>`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'draft-ietf-httpapi-ratelimit-headers: what remains of each policy and when it resets, `"burst";r=<left>;t=<seconds>, "quota";r=<left>;t=<seconds>`.',
+    schema: { type: 'string' },
+  },
   'X-Search-Latency-Ms': { description: 'Time the search took in the service, in milliseconds.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
   Deprecation: { description: 'v1 only, from 30 days before the v1 sunset: `true` (RFC 8594).', schema: { type: 'string', const: 'true' } },
@@ -168,8 +149,25 @@ export interface OpenApiOptions {
   include(route: RouteDef): boolean;
 }
 
+/** What an error example adds to `{error, message, request_id}` for codes that carry more. */
+const ERROR_EXTRAS: Partial<Record<ErrorCode, Json>> = {
+  invalid_query: { details: [{ path: 'limit', message: 'must be at most 100' }] },
+  invalid_facet: { details: [{ path: 'facets', message: 'not a facet name', raw: 'colour', normalized: 'colour' }] },
+  invalid_body: { details: [{ path: 'email', message: 'must be an e-mail address' }] },
+  rate_limited: { retry_after_seconds: 12, reason: 'burst' },
+  master_not_found: { master_id: 113 },
+  method_not_allowed: { allow: ['GET'] },
+  payload_too_large: { max_bytes: 32768 },
+  invalid_batch_size: { max_ids: 100 },
+};
+
+function errorExample(code: ErrorCode): Json {
+  return { error: code, message: `The request failed: ${code.replaceAll('_', ' ')}.`, request_id: '01JD3Q9V5TQ8R0Z6W4N2M7XK1C', ...ERROR_EXTRAS[code] };
+}
+
 export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, Json> = { Error: ERROR_BODY, ...componentSchemas() };
   for (const route of routes) {
     if (!options.include(route)) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
@@ -188,7 +186,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
       });
     }
     for (const [name, param] of Object.entries(route.query ?? {})) {
-      const schema = jsonSchema(param.schema);
+      const schema = querySchema(param.schema);
       const required = (param.schema as { type?: string }).type !== 'optional';
       const description = typeof schema.description === 'string' ? schema.description : undefined;
       parameters.push({
@@ -204,14 +202,15 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     for (const [status, doc] of Object.entries(route.responses)) {
       const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
       if (route.access === 'key' || route.access === 'key-uncounted') {
-        for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
+        for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']) headers[h] = headerRef(h);
       }
       for (const h of doc.headers ?? []) headers[h] = headerRef(h);
       if (cutover) for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
+      const schema = doc.schema ? bodySchema(doc.schema) : undefined;
       responses[status] = {
         description: doc.description,
         headers,
-        ...(doc.schema ? { content: { 'application/json': { schema: bodySchema(doc.schema) } } } : {}),
+        ...(schema ? { content: { 'application/json': { schema, example: exampleOf(schema, schemas) } } } : {}),
       };
     }
     if (kind === 'keeper') {
@@ -228,14 +227,21 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
       const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id') };
-      if (status === 429) for (const h of ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[h] = headerRef(h);
+      if (status === 429)
+        for (const h of ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'])
+          headers[h] = headerRef(h);
       if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
       if (cutover) for (const h of DEPRECATION_HEADERS) headers[h] = headerRef(h);
       responses[String(status)] = {
         description: `Error: ${list.join(', ')}.`,
         headers,
         // The shared body, narrowed to the codes this route can answer with at this status.
-        content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: list } } }] } } },
+        content: {
+          'application/json': {
+            schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: list } } }] },
+            example: errorExample(list[0] as ErrorCode),
+          },
+        },
       };
     }
     const security =
@@ -265,29 +271,37 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     info: {
       title: `Music Catalogue Data Service ${options.version}`,
       version: options.version === 'v1' ? '1.0.0' : '2.0.0',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Read-oriented JSON API to a music catalogue: search, facets, dossiers, Bandcamp signals, breakouts, tastemakers, resolve and master lookup. Send your key in X-API-Key.',
     },
     servers: [{ url: options.baseUrl }],
     security: [{ ApiKey: [] }],
     paths,
-    components: {
+    components: usedComponents(paths, {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'ck_live_… or ck_test_… followed by 32 base62 characters.' },
         AdminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the deployment.' },
         BeaconToken: { type: 'http', scheme: 'bearer', description: 'beacon_token of a search answer: bound to its search_id and key, valid 30 minutes.' },
       },
       headers: HEADERS,
-      schemas: { Error: ERROR_BODY },
-    },
+      schemas,
+    }),
   };
 }
 
-function operationId(route: RouteDef): string {
-  const words = route.path
-    .replace(/^\/api\/(v\d)\//, '$1/')
-    .split(/[/:-]+/)
+/**
+ * A readable operationId, the same in v1 and v2 for the same call: the method, then the path
+ * below the version in camel case, each parameter as `By<Name>` (GET /api/v1/masters/{id} →
+ * getMastersById, GET /api/v1 → getIndex). A route may name its own.
+ */
+export function operationId(route: RouteDef): string {
+  if (route.operationId) return route.operationId;
+  const below = route.path.replace(/^\/api\/(v\d+|[a-z]+)(?=\/|$)/, '').replace(/\.json$/, '');
+  const words = below
+    .split('/')
     .filter(Boolean)
-    .map((w, i) => (i === 0 ? w : w[0]?.toUpperCase() + w.slice(1)));
-  return `${route.method.toLowerCase()}${words.map((w) => w[0]?.toUpperCase() + w.slice(1)).join('')}`;
+    .flatMap((segment) => (segment.startsWith(':') ? ['by', segment.slice(1)] : segment.split(/[-_.]+/)));
+  const pascal = words.map((w) => (w[0]?.toUpperCase() ?? '') + w.slice(1)).join('');
+  return `${route.method.toLowerCase()}${pascal || 'Index'}`;
 }

@@ -11,14 +11,16 @@
  * becomes the spec's body in one place (`errorResponse`). docs/architecture.md walks it.
  */
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
-import { consoleLogger, loggingAlarm, pureHasher, systemClock, throttledAlarm } from './defaults.js';
+import { consoleLogger, loggingAlarm, noMetrics, pureHasher, systemClock, throttledAlarm } from './defaults.js';
 import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
 import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
 import { KeyCache } from './gate/key-cache.js';
 import { ApiError, errorResponse } from './http/api-error.js';
+import { addCorsHeaders, corsPolicyOf, preflightHeaders } from './http/cors.js';
 import { DeadlineQueue, type RequestLifetime, requestAborted } from './http/deadline.js';
-import { finalize, type Reply } from './http/json.js';
+import { finalize, Reply } from './http/json.js';
+import { represent } from './http/representation.js';
 import { newRequestId } from './http/request-id.js';
 import type { Method, Principal, RouteContext, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
@@ -55,7 +57,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const accounts = keyCache
     ? invalidatingAccounts(input.accounts, limiter as typeof limiter & { bumpAuthEpoch(): Promise<void> }, keyCache, logger, alarm)
     : input.accounts;
-  const ports: Ports = { ...input, accounts, clock, logger, alarm, hasher: input.hasher ?? pureHasher };
+  const ports: Ports = { ...input, accounts, clock, logger, alarm, hasher: input.hasher ?? pureHasher, metrics: input.metrics ?? noMetrics };
   const config = resolveConfig(serviceConfig);
   // A SECRET_KEY that is set but malformed or short stops the service here, not at the first search.
   beaconSignerFor(config.secretKey);
@@ -65,6 +67,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const router = createRouter(routes.filter((def) => def.access !== 'admin' || config.adminToken));
   const deadlines = new DeadlineQueue(config.requestDeadlineMs);
   const cutover = createCutover(config, routes);
+  const cors = corsPolicyOf(config.corsOrigins);
 
   /**
    * `extra` collects the headers every answer to this request carries — request id, cutover
@@ -75,14 +78,21 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     context: RequestContextInput | undefined,
     requestId: string,
     extra: Record<string, string>,
+    trace: RequestTrace,
   ): Promise<Response | Reply> {
     const url = new URL(request.url);
     const match = router.match(url);
     if (!match) throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
 
     const def = match.byMethod.get(request.method === 'HEAD' ? 'GET' : (request.method as Method));
+    trace.route = def ? def.path : null;
     if (!def) {
-      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: match.allow } });
+      if (request.method === 'OPTIONS') {
+        // A CORS preflight from an allowed origin learns the methods, headers and max age;
+        // any other OPTIONS only the Allow list. It reaches no gate, so it counts nowhere.
+        if (trace.corsAllowed && request.headers.has('access-control-request-method')) preflightHeaders(match.allow, extra);
+        return new Response(null, { status: 204, headers: { allow: match.allow } });
+      }
       throw new ApiError(405, 'method_not_allowed', { allow: match.allow.split(', ') }, { allow: match.allow });
     }
 
@@ -92,10 +102,11 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     if (versioned.redirect) return versioned.redirect;
     if (versioned.gone) throw versioned.gone;
     const lifetime = deadlines.start(request);
-    const state = new RequestState(request, url, match.params, requestId, now, lifetime, context);
+    const state = new RequestState(request, url, match.params, requestId, now, lifetime, context, trace);
     try {
       // One race covers admission and handler: the deadline is per request, not per step.
-      return await lifetime.race(admitAndAnswer(def, state, extra));
+      const answer = await lifetime.race(admitAndAnswer(def, state, extra));
+      return answer instanceof Reply ? represent(answer, request, def.cache, ports.hasher, extra) : answer;
     } finally {
       lifetime.dispose();
       // An admission that outlives the deadline frees its own slot (admitAndAnswer).
@@ -113,6 +124,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     }
     state.release = admission.release;
     if (admission.headers) Object.assign(extra, admission.headers);
+    if (admission.principal) state.trace.keyPrefix = admission.principal.key.display_prefix;
     const ctx: RouteContext = new HandlerContext(state, state.search(def), admission.principal, ports, config, routes, keepAlive);
     return def.handler(ctx);
   }
@@ -140,11 +152,34 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   }
 
   async function fetch(request: Request, context?: RequestContextInput): Promise<Response> {
+    const started = performance.now();
+    const trace = new RequestTrace();
+    const response = await answer(request, context, trace);
+    // One access-log line and the request metrics per request (docs/decisions.md §8).
+    const seconds = (performance.now() - started) / 1000;
+    logger.log({
+      level: 'info',
+      kind: 'http.access',
+      request_id: trace.requestId,
+      method: request.method,
+      route: trace.route,
+      status: response.status,
+      ms: Math.round(seconds * 10_000) / 10,
+      key_prefix: trace.keyPrefix,
+    });
+    ports.metrics.request(trace.route, request.method, response.status, seconds);
+    return response;
+  }
+
+  async function answer(request: Request, context: RequestContextInput | undefined, trace: RequestTrace): Promise<Response> {
     const requestId = newRequestId();
+    trace.requestId = requestId;
     const extra: Record<string, string> = { 'x-request-id': requestId };
     const head = request.method === 'HEAD';
+    // Without CORS_ORIGINS nothing here runs; with it, errors carry the CORS headers too.
+    if (cors) trace.corsAllowed = addCorsHeaders(cors, request.headers.get('origin'), extra);
     try {
-      return finalize(await handle(request, context, requestId, extra), extra, head);
+      return finalize(await handle(request, context, requestId, extra, trace), extra, head);
     } catch (error) {
       let failure: ApiError;
       if (error instanceof ApiError) {
@@ -158,7 +193,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
           error: describe(error),
           stack: error instanceof Error ? error.stack : undefined,
         });
-        failure = new ApiError(500, 'internal', { request_id: requestId });
+        failure = new ApiError(500, 'internal');
       }
       const response = errorResponse(failure, requestId, extra);
       return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
@@ -171,6 +206,17 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     config,
     runJobs: (now) => runJobs(ports, now ?? new Date(clock.now()), config),
   };
+}
+
+/** What the pipeline learns of a request along the way, for its answer's last steps. */
+class RequestTrace {
+  requestId = '';
+  /** The request's Origin is allowed by CORS_ORIGINS. */
+  corsAllowed = false;
+  /** The matched route's pattern (`/api/v1/masters/:id`), never the path: no ids in logs or labels. */
+  route: string | null = null;
+  /** The admitted key's 12-character display prefix (docs/decisions.md §3): never the key. */
+  keyPrefix: string | null = null;
 }
 
 /** One request's state between the steps of the pipeline. */
@@ -186,6 +232,7 @@ class RequestState {
     readonly now: number,
     readonly lifetime: RequestLifetime,
     readonly context: RequestContextInput | undefined,
+    readonly trace: RequestTrace,
   ) {}
 
   /** The strict query of `def`; a URL without a query string skips URLSearchParams entirely. */

@@ -53,6 +53,25 @@ export function monthOf(epochMs: number): string {
   return label;
 }
 
+/** Epoch ms of 00:00 UTC on the 1st of the month containing `epochMs` and of the next month (cached like monthOf). */
+export function monthBounds(epochMs: number): { from: number; to: number } {
+  if (!(epochMs >= cachedMonth.from && epochMs < cachedMonth.to)) monthOf(epochMs);
+  return cachedMonth;
+}
+
+/**
+ * The UTC day ('YYYY-MM-DD') a usage write made at `at` counts on within `month`: its own day
+ * when it falls in the month, else the month's first or last day (a flush after midnight on the
+ * 1st of the next month still belongs to the month it counts).
+ */
+export function usageDay(month: string, at: number): string {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  const first = Date.UTC(year, m - 1, 1);
+  const last = Date.UTC(year, m, 0);
+  const day = Math.min(Math.max(at, first), last + 86_399_999);
+  return new Date(day).toISOString().slice(0, 10);
+}
+
 /** Epoch ms of 00:00 UTC on the 1st of the month after the one containing `epochMs`. */
 export function nextMonthStart(epochMs: number): number {
   const d = new Date(epochMs);

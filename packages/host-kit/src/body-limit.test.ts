@@ -16,6 +16,11 @@ describe('the shared host pieces', () => {
     await expect((capped as Request).arrayBuffer()).rejects.toMatchObject({ status: 413, code: 'payload_too_large', body: { max_bytes: 1000 } });
     const declared = capRequestBody(new Request('http://h/x', { method: 'POST', body: 'x', headers: { 'content-length': '5000' } }), 1000);
     expect(declared).toBeInstanceOf(Response);
-    expect(await (declared as Response).json()).toEqual({ error: 'payload_too_large', max_bytes: 1000 });
+    expect(await (declared as Response).json()).toEqual({
+      error: 'payload_too_large',
+      message: expect.any(String),
+      max_bytes: 1000,
+      request_id: (declared as Response).headers.get('x-request-id'),
+    });
   });
 });

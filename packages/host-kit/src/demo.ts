@@ -46,7 +46,9 @@ export function demoSecrets(dataDir: string): { adminToken: string; secretKey: s
   };
 }
 
-const DEMO_CUSTOMER = { email: 'demo@localhost', name: 'Demo', tier: 'self_serve_299', environment: 'test' } as const;
+/** The demo customer; its address is a valid one (RFC 6761's `.localhost`), so the dashboard sign-in accepts it. */
+export const DEMO_EMAIL = 'demo@catalogue.localhost';
+const DEMO_CUSTOMER = { email: DEMO_EMAIL, name: 'Demo', tier: 'self_serve_299', environment: 'test' } as const;
 
 /**
  * Whether this start issues the printed demo key: always on the embedded default and the
@@ -121,6 +123,8 @@ export function banner(info: BannerInfo): string {
       '  Try:',
       `    curl -s '${info.url}/api/v1/search?q=house&limit=3' -H 'X-API-Key: ${info.demoKey}'`,
       `    curl -s '${info.url}/api/v1/breakouts?window=90d&limit=5' -H 'X-API-Key: ${info.demoKey}'`,
+      '',
+      `  dashboard:    ${info.url}/dashboard   (sign in as ${DEMO_EMAIL}; without DATABASE_URL the link is printed here)`,
     );
   }
   lines.push('');

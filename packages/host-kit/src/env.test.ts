@@ -40,3 +40,22 @@ describe('DATABASE_REPLICA_URLS', () => {
     expect(() => readEnv({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: 'mysql://u:secret@r1/catalogue' })).not.toThrow(/secret/);
   });
 });
+
+describe('CORS_ORIGINS', () => {
+  it('is empty by default; lists origins, trimmed and without a trailing slash; * alone', () => {
+    expect(readEnv({}).corsOrigins).toEqual([]);
+    expect(readEnv({ CORS_ORIGINS: ' https://app.example/ , http://localhost:3000' }).corsOrigins).toEqual(['https://app.example', 'http://localhost:3000']);
+    expect(readEnv({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+  });
+
+  it.each([
+    ['null', /"null" cannot be allowed/],
+    ['*, https://app.example', /list no others/],
+    ['https://app.example/path', /not an origin/],
+    ['HTTPS://App.Example', /not an origin/],
+    ['app.example', /not an origin/],
+    ['ftp://app.example', /not an origin/],
+  ])('refuses %j', (value, error) => {
+    expect(() => readEnv({ CORS_ORIGINS: value })).toThrow(error);
+  });
+});

@@ -40,6 +40,8 @@ export interface HostEnv {
   mailFrom: string;
   /** CATALOGUE_DEMO_KEY=true: issue and print the demo key on a DATABASE_URL too (never by default). */
   demoKey: boolean;
+  /** CORS_ORIGINS: origins whose pages may call the API, or `['*']`; empty (none) when unset. */
+  corsOrigins: string[];
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -66,6 +68,34 @@ function replicaUrls(value: string | undefined, primary: string | undefined): st
       throw new Error(`DATABASE_REPLICA_URLS: not a postgres:// URL: "${url.replace(/\/\/[^@/]*@/, '//…@')}"`);
   }
   return urls;
+}
+
+/**
+ * CORS_ORIGINS: `*`, or comma-separated origins, each exactly as a browser sends it
+ * (`https://app.example`, `http://localhost:3000`; a trailing slash is dropped). `null` is
+ * refused: every sandboxed frame and file: page shares that origin.
+ */
+function corsOrigins(value: string | undefined): string[] {
+  const listed = (value ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter((origin) => origin !== '');
+  if (listed.includes('*')) {
+    if (listed.length > 1) throw new Error('CORS_ORIGINS: * allows every origin; list no others beside it');
+    return ['*'];
+  }
+  for (const origin of listed) {
+    if (origin === 'null') throw new Error('CORS_ORIGINS: "null" cannot be allowed (every sandboxed frame and file: page sends it)');
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // reported below
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== origin)
+      throw new Error(`CORS_ORIGINS: not an origin (scheme://host[:port], lowercase, no path): "${origin}"`);
+  }
+  return listed;
 }
 
 function flag(value: string | undefined, name: string): boolean {
@@ -120,5 +150,6 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     mailTransport: env.MAIL_TRANSPORT || null,
     mailFrom: env.MAIL_FROM || 'keys@localhost',
     demoKey: flag(env.CATALOGUE_DEMO_KEY, 'CATALOGUE_DEMO_KEY'),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };
 }

@@ -6,6 +6,7 @@ export { clientIpFrom } from './client-ip.js';
 export { type BannerInfo, banner, demoKeyFor, demoKeyWanted, demoSecrets, demoSecretsWanted, issueDemoKey, keptDemoKey, persistentSecret } from './demo.js';
 export { type HostEnv, readEnv, type StorageChoice } from './env.js';
 export { JOBS_INTERVAL_MS, type JobSchedule, scheduleJobs } from './jobs.js';
+export { type MetricSources, prometheusMetrics } from './metrics.js';
 export { nativeHasher } from './native-hasher.js';
 export { optionalPeer } from './optional-peer.js';
 export { hostRefusal } from './refusal.js';

@@ -14,14 +14,17 @@ import {
   type Catalogue,
   type CatalogueData,
   consoleLogger,
+  createLogMailer,
   createService,
   type Limiter,
   type Logger,
   type Mailer,
+  type Probe,
   type Service,
 } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { type HostEnv, readEnv } from './env.js';
+import { type MetricSources, prometheusMetrics } from './metrics.js';
 import { nativeHasher } from './native-hasher.js';
 import { optionalPeer } from './optional-peer.js';
 
@@ -50,6 +53,10 @@ export interface HostStorage {
   description: string;
   /** false: accounts that forget on restart (the memory demo), so usage is not persisted either. Default true. */
   durable?: boolean;
+  /** What GET /readyz checks of this storage (the database and its migrations). */
+  probes?: readonly Probe[];
+  /** What GET /metrics reads of this storage at scrape time (pool in-flight, outbox depth). */
+  metricSources?: MetricSources;
   close?(): Promise<void>;
 }
 
@@ -91,8 +98,10 @@ export async function createServiceFromEnv(source: Record<string, string | undef
       limiter: limits.limiter,
       logger,
       hasher: nativeHasher(),
+      metrics: prometheusMetrics(store.metricSources),
       ...(billing ? { billing } : {}),
       ...(mailer ? { mailer } : {}),
+      probes: [...(store.probes ?? []), ...(limits.probe ? [limits.probe] : [])],
     },
     {
       baseUrl: env.baseUrl,
@@ -101,6 +110,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
       publicRateLimitPerMinute: env.publicRateLimitPerMinute,
       beaconRateLimitPerMinute: env.beaconRateLimitPerMinute,
       cutoverSunsetAt: env.cutoverSunsetAt,
+      corsOrigins: env.corsOrigins,
     },
   );
   return {
@@ -135,7 +145,12 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
   const sql = pg.connectPostgres(env.databaseUrl as string, { max: env.databasePoolMax });
   closers.push(() => sql.end({ timeout: 5 }));
   // The first guardFor fixes the backstops of every port on this pool (backstops.ts).
-  pg.guardFor(sql, { logger });
+  const guard = pg.guardFor(sql, { logger });
+  const inFlight: Record<string, () => number> = { primary: () => guard.inFlight };
+  const metricSources: MetricSources = {
+    inFlight: () => Object.fromEntries(Object.entries(inFlight).map(([pool, read]) => [pool, read()])),
+    outboxDepth: () => pg.outboxDepth(sql),
+  };
   if (migrate) await pg.migrate(sql);
   const host = (url: string) => new URL(url).host;
   // The catalogue's generation (advanced by each import's finish()) and the master records kept
@@ -143,6 +158,7 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
   const generation = pg.watchCatalogueGeneration(sql, { logger });
   closers.push(() => generation.close());
   await generation.ready;
+  const probes = [pg.postgresProbe(sql)];
   const recordCache = env.catalogueCacheMb > 0 ? new pg.RecordCache(generation, env.catalogueCacheMb * 1024 * 1024) : undefined;
   const cached = recordCache ? { recordCache } : {};
   if (env.databaseReplicaUrls.length === 0) {
@@ -150,13 +166,16 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
       catalogue: pg.createPostgresCatalogue(sql, cached),
       accounts: pg.createPostgresAccounts(sql),
       description: `PostgreSQL ${host(env.databaseUrl as string)}`,
+      probes,
+      metricSources,
     };
   }
   // Catalogue reads on the replicas, each pool with backstops of its own; accounts on the primary.
   const replicas = env.databaseReplicaUrls.map((url) => {
     const replica = pg.connectPostgres(url, { max: env.databasePoolMax });
     closers.push(() => replica.end({ timeout: 5 }));
-    pg.guardFor(replica, { logger });
+    const replicaGuard = pg.guardFor(replica, { logger });
+    inFlight[host(url)] = () => replicaGuard.inFlight;
     return { name: host(url), sql: replica };
   });
   const replicated = pg.createReplicatedCatalogue(sql, replicas, { logger, generation, ...cached });
@@ -166,6 +185,8 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
     catalogue: replicated.catalogue,
     accounts: pg.createPostgresAccounts(sql),
     description: `PostgreSQL ${host(env.databaseUrl as string)}, catalogue reads on ${replicas.map((r) => r.name).join(', ')}`,
+    probes,
+    metricSources,
   };
 }
 
@@ -175,7 +196,7 @@ async function limiterFromEnv(
   logger: Logger,
   closers: Array<() => Promise<void>>,
   prefix: string | undefined,
-): Promise<{ limiter: Limiter; description: string }> {
+): Promise<{ limiter: Limiter; description: string; probe?: Probe }> {
   const accounts = store.accounts;
   if (env.redisUrl) {
     const [upstash, { createTcpRedis }] = await optionalPeer(['@catalogue/upstash', 'ioredis', '@upstash/redis'], 'REDIS_URL', () =>
@@ -183,14 +204,22 @@ async function limiterFromEnv(
     );
     const tcp = createTcpRedis(env.redisUrl);
     closers.push(() => tcp.close());
-    return { limiter: upstash.createRedisLimiter({ redis: tcp.commands, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'redis (tcp)' };
+    return {
+      limiter: upstash.createRedisLimiter({ redis: tcp.commands, accounts, logger, ...(prefix ? { prefix } : {}) }),
+      description: 'redis (tcp)',
+      probe: limitStoreProbe(() => tcp.connection.ping()),
+    };
   }
   if (env.upstashUrl && env.upstashToken) {
     const [upstash, { Redis }] = await optionalPeer(['@catalogue/upstash', '@upstash/redis'], 'UPSTASH_REDIS_REST_URL', () =>
       Promise.all([import('@catalogue/upstash'), import('@upstash/redis')]),
     );
     const redis = new Redis({ url: env.upstashUrl, token: env.upstashToken });
-    return { limiter: upstash.createRedisLimiter({ redis, accounts, logger, ...(prefix ? { prefix } : {}) }), description: 'upstash (rest)' };
+    return {
+      limiter: upstash.createRedisLimiter({ redis, accounts, logger, ...(prefix ? { prefix } : {}) }),
+      description: 'upstash (rest)',
+      probe: limitStoreProbe(() => redis.ping()),
+    };
   }
   if (env.upstashUrl || env.upstashToken) throw new Error('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');
   // On a database, the in-process limiter's month counts are durable usage too (seeded at
@@ -199,16 +228,34 @@ async function limiterFromEnv(
   return { limiter: createMemoryLimiter({ durable: accounts, logger }), description: 'in-process, usage persisted' };
 }
 
+/** The limit store's readiness probe: one PING; the message never carries the URL or token. */
+function limitStoreProbe(ping: () => Promise<unknown>): Probe {
+  return {
+    name: 'limits',
+    async check() {
+      try {
+        await ping();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        throw new Error(`limit store unreachable${code ? ` (${code})` : ''}`);
+      }
+    },
+  };
+}
+
 async function billingFromEnv(env: HostEnv, source: Record<string, string | undefined>, logger: Logger): Promise<{ billing?: Billing; mailer?: Mailer }> {
-  // `log` mail is the default and needs no transport package: the service logs by itself.
+  // `log` mail is the default and needs no transport package: core's log mailer. Sign-in links
+  // are printed whole only without DATABASE_URL (the embedded default, the memory demo), where
+  // the one reading the log is the one signing in (docs/decisions.md §3).
+  const showLinks = !env.databaseUrl;
   const mailNeeded = env.mailTransport !== null && env.mailTransport !== 'log';
-  if (!env.stripeSecretKey && !mailNeeded) return {};
+  if (!env.stripeSecretKey && !mailNeeded) return { mailer: createLogMailer(logger, { showLinks }) };
   const stripe = await optionalPeer(
     ['@catalogue/stripe', 'stripe'],
     env.stripeSecretKey ? 'STRIPE_SECRET_KEY' : 'MAIL_TRANSPORT',
     () => import('@catalogue/stripe'),
   );
   const billing = stripe.stripeBillingFromEnv(source);
-  const mailer = stripe.mailerFromTransport(env.mailTransport ?? 'log', { from: env.mailFrom, logger });
+  const mailer = stripe.mailerFromTransport(env.mailTransport ?? 'log', { from: env.mailFrom, logger, showLinks });
   return { ...(billing ? { billing } : {}), ...(mailer ? { mailer } : {}) };
 }

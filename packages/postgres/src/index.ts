@@ -19,6 +19,8 @@ export { DEFAULT_RECORD_CACHE_BYTES, RecordCache } from './catalogue/record-cach
 export { type ConnectOptions, connectPostgres } from './connect.js';
 export { MIGRATION_LOCK_KEY, type Migration, migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations.generated.js';
+export { outboxDepth } from './outbox-depth.js';
+export { postgresProbe } from './readiness.js';
 export { type CatalogueGeneration, type GenerationState, watchCatalogueGeneration } from './replicas/catalogue-generation.js';
 export { ReplicaSet, type ReplicaStatus } from './replicas/replica-set.js';
 export { createReplicatedCatalogue, type ReplicatedCatalogue, type ReplicatedCatalogueOptions } from './replicas/replicated-catalogue.js';

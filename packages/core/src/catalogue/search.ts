@@ -1,11 +1,42 @@
 /**
- * Search scoring, the same for every store: one entry per master and agent with its folded
- * tokens, its popularity and, for masters, the facet values filters and counts read; the score
- * of an entry for a query, the hit order and the facet filters. The memory catalogue searches
- * these entries directly; PostgreSQL stores them as search documents.
+ * Search, the same for every store: one entry per master and agent, the score of an entry for
+ * a query, the hit order and the facet filters. The memory catalogue searches these entries
+ * directly; PostgreSQL stores them as search documents (packages/postgres/src/writer/
+ * search-documents.ts) and computes the same score in SQL (packages/postgres/src/catalogue/
+ * search-filter.ts). The relevance suite (test/catalogue/relevance.test.ts) holds the ranking
+ * to real queries on the Discogs samples.
+ *
+ * ## Scoring (field-boosted, after Discogs' and MusicBrainz's search)
+ *
+ * Text is folded (text.ts: transliterated to ASCII, lowercase) and cut into tokens. An entry
+ * has two fields: **primary** — a master's title and its artists' names, an agent's name —
+ * and **secondary** — a master's genres and styles, a festival's genres. A query token
+ * *matches* a field when it is a prefix of one of its tokens (typing-as-you-go: `moments in ti`).
+ *
+ * Which entries are hits: those every query token matches (in either field). Only when no entry
+ * of the type and filters asked has every token do entries with **some** tokens become hits
+ * (`persuader stockholm` still finds The Persuader) — so a query with complete hits never pays
+ * for, nor shows, partial ones.
+ *
+ * The score is `points + popularity`; `points` is an integer that orders, most important first:
+ *
+ * 1. `matched`: query tokens found at all (only differs in the "some" fallback);
+ * 2. `primary`: query tokens found in the title or an artist name — words in title/artist
+ *    outrank words found only in genre/style, and all words there beat some;
+ * 3. `phrase`: 2 when the whole name equals the query; 1 when a query of two or more words
+ *    appears as a phrase (its last word a prefix) within the title or within one artist name;
+ *    exact phrase beats scattered words;
+ * 4. `exact`: query tokens equal to a whole token (`house` over `houses`);
+ *
+ * as `((matched·128 + primary)·4 + phrase)·128 + exact` (a query has at most 100 tokens).
+ * `popularity` = round6(log10(1 + size) / 10) < 1 (size: releases of a master, masters of an
+ * artist or label, lineup of a festival) only breaks ties. Equal scores order by type (master,
+ * artist, label, festival), then id. Without a query every entry is a hit scoring its
+ * popularity. Integer points plus the stored popularity are the same double in JS and in
+ * PostgreSQL, so both stores order and page identically.
  */
 
-import type { MasterRow, ReleaseRow } from '../dataset.js';
+import { clusterIdOf, type MasterRow, type ReleaseRow } from '../dataset.js';
 import type { FacetFilters, FacetName, SearchPosition } from '../ports/index.js';
 import type { SearchHitData } from '../schemas/records.js';
 import { formatNamesOf } from './master-record.js';
@@ -31,29 +62,50 @@ export interface SearchEntry {
   hit: Omit<SearchHitData, 'score'>;
   /** The folded name, for exact full-name matches (a master's title). */
   nameKey: string;
-  /** Tokens a query may match: the name, a master's artist names, genres and styles, a festival's genres. */
-  tokens: string[];
-  tokenSet: Set<string>;
-  /** log10(1 + size) / 10, where size is releases (master), masters (artist, label) or lineup artists (festival). */
+  /** Tokens of the primary field: the name and, for a master, its artists' names. */
+  primary: string[];
+  /** Tokens of the secondary field only (genres, styles), not already primary. */
+  secondary: string[];
+  /** ` <name key> | <artist key> | … `: where a phrase is looked for (never across a `|`). */
+  phraseText: string;
+  /** round6(log10(1 + size) / 10), where size is releases (master), masters (artist, label) or lineup artists (festival). */
   popularity: number;
   facets: MasterFacetValues | null;
 }
 
-export function searchEntry(hit: Omit<SearchHitData, 'score'>, name: string, extraText: string[], size: number, facets: MasterFacetValues | null): SearchEntry {
-  const tokens = [...new Set([name, ...extraText].flatMap(tokensOf))];
-  return { hit, nameKey: nameKey(name), tokens, tokenSet: new Set(tokens), popularity: Math.log10(1 + size) / 10, facets };
+export function round6(value: number): number {
+  return Math.round(value * 1_000_000) / 1_000_000 + 0;
+}
+
+/** Most query tokens scored (q holds at most 200 characters, so at most 100 tokens). */
+export const MAX_QUERY_TOKENS = 100;
+
+export function searchEntry(
+  hit: Omit<SearchHitData, 'score'>,
+  name: string,
+  primaryText: string[],
+  secondaryText: string[],
+  size: number,
+  facets: MasterFacetValues | null,
+): SearchEntry {
+  const primary = [...new Set([name, ...primaryText].flatMap(tokensOf))];
+  const inPrimary = new Set(primary);
+  const secondary = [...new Set(secondaryText.flatMap(tokensOf))].filter((token) => !inPrimary.has(token));
+  const phraseText = ` ${[name, ...primaryText].map(nameKey).join(' | ')} `;
+  return { hit, nameKey: nameKey(name), primary, secondary, phraseText, popularity: round6(Math.log10(1 + size) / 10), facets };
 }
 
 /**
  * The search entry of a master, with its facet values: the one definition the memory index
  * and the PostgreSQL search documents are both built from. `labelRef` gives the slug and
- * canonical name of a credited label id, when known.
+ * canonical name of a credited label id, `artistSlug` the slug of a credited artist, when known.
  */
 export function masterSearchEntry(
   master: MasterRow,
   main: ReleaseRow | null,
   releaseCount: number,
   labelRef: (labelId: number) => { slug: string | null; name: string } | undefined,
+  artistSlug: (artistId: number) => string | null = () => null,
 ): SearchEntry {
   const labelKeys = new Set<string>();
   for (const credit of main?.labels ?? []) {
@@ -64,6 +116,12 @@ export function masterSearchEntry(
     if (ref) labelKeys.add(ref.name.toLowerCase());
   }
   const artistNames = master.artists.map((credit) => credit.name);
+  const credits: NonNullable<SearchHitData['credits']> = [];
+  for (const credit of master.artists) {
+    const clusterId = clusterIdOf('artist', credit.discogs_id);
+    if (!credits.some((known) => known.cluster_id === clusterId))
+      credits.push({ cluster_id: clusterId, slug: artistSlug(credit.discogs_id), name: credit.name });
+  }
   return searchEntry(
     {
       type: 'master',
@@ -74,10 +132,12 @@ export function masterSearchEntry(
       artists: artistNames,
       genres: master.genres,
       styles: master.styles,
+      credits,
     },
     master.title,
-    // Genres and styles are searchable too: "house" should find House records.
-    [...artistNames, ...master.genres, ...master.styles],
+    artistNames,
+    // Genres and styles are searchable too ("house" finds House records), below title and artists.
+    [...master.genres, ...master.styles],
     releaseCount,
     {
       genre: master.genres,
@@ -91,26 +151,44 @@ export function masterSearchEntry(
   );
 }
 
-export function round6(value: number): number {
-  return Math.round(value * 1_000_000) / 1_000_000 + 0;
+/** A folded query: its tokens (at most MAX_QUERY_TOKENS) and key. */
+export interface SearchText {
+  tokens: string[];
+  key: string;
 }
 
-/**
- * The score of an entry for query tokens, or null when it is not a hit. Every query token
- * must be a prefix of some entry token. Base: 3 for an exact full-name match, 2 when every
- * query token equals an entry token, 1 otherwise; plus popularity; 6 dp. Without tokens every
- * entry is a hit scoring its popularity.
- */
-export function scoreOf(entry: SearchEntry, queryTokens: readonly string[], queryKey: string): number | null {
-  if (queryTokens.length === 0) return round6(entry.popularity);
-  let allExact = true;
-  for (const token of queryTokens) {
-    if (entry.tokenSet.has(token)) continue;
-    allExact = false;
-    if (!entry.tokens.some((candidate) => candidate.startsWith(token))) return null;
+export function searchTextOf(q: string | null): SearchText {
+  const tokens = q ? tokensOf(q).slice(0, MAX_QUERY_TOKENS) : [];
+  return { tokens, key: tokens.join(' ') };
+}
+
+/** Which entries are hits: every token matches (`all`), or at least one (`some`, the fallback). */
+export type MatchMode = 'all' | 'some';
+
+const prefixes = (tokens: readonly string[], token: string) => tokens.some((candidate) => candidate.startsWith(token));
+
+/** The points of the scoring above (without popularity), or null when the entry is not a hit in `mode`. */
+export function pointsOf(entry: SearchEntry, text: SearchText, mode: MatchMode): number | null {
+  let matched = 0;
+  let primary = 0;
+  let exact = 0;
+  for (const token of text.tokens) {
+    const inPrimary = prefixes(entry.primary, token);
+    if (inPrimary) primary++;
+    if (inPrimary || prefixes(entry.secondary, token)) matched++;
+    else if (mode === 'all') return null;
+    if (entry.primary.includes(token) || entry.secondary.includes(token)) exact++;
   }
-  const base = entry.nameKey === queryKey ? 3 : allExact ? 2 : 1;
-  return round6(base + entry.popularity);
+  if (matched === 0) return null;
+  const phrase = entry.nameKey === text.key ? 2 : text.tokens.length >= 2 && entry.phraseText.includes(` ${text.key}`) ? 1 : 0;
+  return ((matched * 128 + primary) * 4 + phrase) * 128 + exact;
+}
+
+/** The score of an entry, or null when it is not a hit: points + popularity (popularity alone without a query). */
+export function scoreOf(entry: SearchEntry, text: SearchText, mode: MatchMode = 'all'): number | null {
+  if (text.tokens.length === 0) return entry.popularity;
+  const points = pointsOf(entry, text, mode);
+  return points === null ? null : points + entry.popularity;
 }
 
 /** score desc, then type (master, artist, label, festival), then id asc. */

@@ -9,6 +9,32 @@ describe('slugify', () => {
     expect(slugify('!!!')).toBe('');
   });
 
+  it('transliterates every script into a readable slug (issue 12: not artist-<id>)', () => {
+    // Cyrillic: ICAO Doc 9303 (iuliia)
+    expect(slugify('Евгений Щемилин')).toBe('evgenii-shchemilin');
+    expect(slugify('Сергей Курёхин')).toBe('sergei-kurekhin');
+    expect(slugify('ДДТ')).toBe('ddt');
+    // Greek, Japanese kana, Han (one syllable per character), Latin letters NFKD cannot strip
+    expect(slugify('Σωκράτης Μάλαμας')).toBe('sokratis-malamas');
+    expect(slugify('きゃりーぱみゅぱみゅ')).toBe('kiyaripamiyupamiyu');
+    expect(slugify('坂本龍一')).toBe('ban-ben-long-yi');
+    expect(slugify('Straße Ørsted Æon')).toBe('strasse-orsted-aeon');
+    expect(slugify('Björk Guðmundsdóttir')).toBe('bjork-gudmundsdottir');
+    // a name in two scripts
+    expect(slugify('Кино & 東京')).toBe('kino-dong-jing');
+    // decomposed input reads as the composed name
+    expect(slugify('Bjo\u0308rk')).toBe('bjork');
+  });
+
+  it('keeps the -<id> suffix rule when two scripts transliterate alike', () => {
+    const slugs = assignSlugs('artist', [
+      { sourceId: 7347381, name: 'Евгений Щемилин' },
+      { sourceId: 12, name: 'Evgenii Shchemilin' },
+    ]);
+    expect(slugs.get(12)).toBe('evgenii-shchemilin');
+    expect(slugs.get(7347381)).toBe('evgenii-shchemilin-7347381');
+  });
+
   it('caps very long names so the slug stays a valid path key', () => {
     const slug = slugify('a '.repeat(300));
     expect(slug.length).toBeLessThanOrEqual(MAX_SLUG_BASE_LENGTH);

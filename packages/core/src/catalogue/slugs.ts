@@ -3,16 +3,17 @@
  * so a slug never depends on import order or on which implementation serves it.
  */
 import type { AgentKind } from '../schemas/records.js';
+import { transliterate } from './transliterate.js';
 
-const COMBINING_MARKS = /\p{M}+/gu;
 /** Path keys accept at most 200 characters; the cap leaves room for a `-<source id>` suffix. */
 export const MAX_SLUG_BASE_LENGTH = 120;
 
-/** NFKD, strip combining marks, lowercase, runs of anything but [a-z0-9] → '-', trim '-'. */
+/**
+ * NFKC, transliterated to ASCII (transliterate.ts: Cyrillic by ICAO Doc 9303, other scripts by
+ * any-ascii), lowercase, runs of anything but [a-z0-9] → '-', trim '-'.
+ */
 export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(COMBINING_MARKS, '')
+  const slug = transliterate(name.normalize('NFKC'))
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');

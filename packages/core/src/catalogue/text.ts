@@ -1,18 +1,20 @@
 /**
  * Text folding shared by slugs, search and resolve, so every implementation compares names
- * the same way: NFKC (compatibility forms such as full-width letters), then NFKD with the
- * combining marks removed (accents), then lowercase.
+ * the same way: NFKC (compatibility forms such as full-width letters), transliterated to
+ * ASCII the way slugs are (transliterate.ts: Cyrillic by ICAO Doc 9303, every other script by
+ * any-ascii, so `dahlback` finds Dahlbäck, `borud` Børud, `strasse` Straße and
+ * `evgenii` Евгений), then lowercase. A query is folded like the names it is compared with.
  */
+import { transliterate } from './transliterate.js';
 
-const COMBINING_MARKS = /\p{M}+/gu;
-const NOT_ALPHANUMERIC = /[^\p{L}\p{N}]+/u;
+const NOT_ALPHANUMERIC = /[^a-z0-9]+/;
 
-/** NFKC + accent-stripped + lowercase; keeps punctuation and spacing. */
+/** NFKC + transliterated + lowercase; keeps punctuation and spacing. */
 export function foldText(text: string): string {
-  return text.normalize('NFKC').normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase().normalize('NFC');
+  return transliterate(text.normalize('NFKC')).toLowerCase();
 }
 
-/** The searchable tokens of a text: runs of letters and digits of the folded text. */
+/** The searchable tokens of a text: runs of letters and digits of the folded text ([a-z0-9]+). */
 export function tokensOf(text: string): string[] {
   return foldText(text)
     .split(NOT_ALPHANUMERIC)

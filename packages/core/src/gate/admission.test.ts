@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ResolvedConfig, resolveConfig } from '../config.js';
 import { emptyCatalogueData } from '../dataset.js';
-import { pureHasher } from '../defaults.js';
+import { noMetrics, pureHasher } from '../defaults.js';
 import { createMemoryAccounts } from '../memory/accounts.js';
 import { createMemoryCatalogue } from '../memory/catalogue.js';
 import { createMemoryLimiter } from '../memory/limiter.js';
@@ -25,6 +25,7 @@ function portsWith(limiter: Limiter = createMemoryLimiter()) {
     logger: { log: (record) => logs.push(record) },
     alarm: { raise: (kind) => alarms.push(kind) },
     hasher: pureHasher,
+    metrics: noMetrics,
   };
   const key = async (tier: TierId = 'self_serve_49') => {
     const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier, environment: 'test' }, new Date(NOW));
@@ -47,7 +48,13 @@ describe('admitKey: the key gate, then one limiter decision', () => {
     const { plaintext, customerId } = await key();
     const admission = await admitKey(withKey(plaintext), ports, NOW, true, {});
     expect(admission.principal?.customer.id).toBe(customerId);
-    expect(admission.headers).toEqual({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': expect.any(String) });
+    expect(admission.headers).toEqual({
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '59',
+      'x-ratelimit-reset': expect.any(String),
+      'ratelimit-policy': expect.stringMatching(/^"burst";q=60;w=60, "quota";q=10000;w=\d+$/),
+      ratelimit: expect.stringMatching(/^"burst";r=59;t=60, "quota";r=9999;t=\d+$/),
+    });
     expect(admission.release).toBeTypeOf('function');
     expect(await ports.limiter.monthCount(customerId, 'test', monthOf(NOW))).toBe(1);
   });

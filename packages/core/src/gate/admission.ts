@@ -38,7 +38,7 @@ export async function admitKey(
   if (!counted) {
     const principal = await authenticate(request, ports.accounts, ports.hasher, lifetime);
     try {
-      return { principal, headers: rateLimitHeaders(await ports.limiter.peek(admitRequestOf(principal, now))), release: null };
+      return { principal, headers: rateLimitHeaders(await ports.limiter.peek(admitRequestOf(principal, now)), now), release: null };
     } catch (error) {
       return failOpen(ports, principal, error);
     }
@@ -83,7 +83,8 @@ function admitRequestOf(principal: Principal, now: number): AdmitRequest {
 }
 
 async function admitted(ports: Ports, principal: Principal, decision: LimitDecision, now: number): Promise<Admission> {
-  if (!decision.allowed) throw rateLimited(decision, decision.reason ?? 'burst');
+  const quota = { limit: principal.policy.quotaPerMonth, used: decision.monthCount };
+  if (!decision.allowed) throw rateLimited(decision, decision.reason ?? 'burst', now, quota);
   // Once per customer and month: live and test cross separately, and runJobs backs up a
   // crossing the gate missed; the claim makes all of them one alarm.
   if (
@@ -95,7 +96,7 @@ async function admitted(ports: Ports, principal: Principal, decision: LimitDecis
     ports.logger.log({ level: 'warn', kind: 'quota.contract_review', ...detail });
     ports.alarm.raise('quota.contract_review', detail);
   }
-  return { principal, headers: rateLimitHeaders(decision), release: decision.release };
+  return { principal, headers: rateLimitHeaders(decision, now, quota), release: decision.release };
 }
 
 function failOpen(ports: Ports, principal: Principal, error: unknown): Admission {
@@ -106,6 +107,7 @@ function failOpen(ports: Ports, principal: Principal, error: unknown): Admission
     error: error instanceof Error ? error.message : String(error),
   };
   ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', ...detail });
+  ports.metrics.limiterFailOpen('key');
   ports.alarm.raise('ratelimit.fail_open', detail);
   return { principal, headers: null, release: null };
 }
@@ -113,11 +115,12 @@ function failOpen(ports: Ports, principal: Principal, error: unknown): Admission
 export async function admitPublic(ip: string, ports: Ports, config: ResolvedConfig, now: number): Promise<Admission> {
   try {
     const decision = await ports.limiter.admitPublic(ip, config.publicRateLimitPerMinute, now);
-    if (!decision.allowed) throw rateLimited(decision, 'burst');
-    return { principal: null, headers: rateLimitHeaders(decision), release: null };
+    if (!decision.allowed) throw rateLimited(decision, 'burst', now);
+    return { principal: null, headers: rateLimitHeaders(decision, now), release: null };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', scope: 'public', error: error instanceof Error ? error.message : String(error) });
+    ports.metrics.limiterFailOpen('public');
     ports.alarm.raise('ratelimit.fail_open', { scope: 'public' });
     return { principal: null, headers: null, release: null };
   }

@@ -34,10 +34,11 @@ async function within(ctx: RouteContext, subject: string, perMinute: number): Pr
     decision = await ctx.ports.limiter.admitPublic(subject, perMinute, ctx.now);
   } catch (error) {
     ctx.ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', scope: 'beacon', error: error instanceof Error ? error.message : String(error) });
+    ctx.ports.metrics.limiterFailOpen('beacon');
     ctx.ports.alarm.raise('ratelimit.fail_open', { scope: 'beacon' });
     return;
   }
-  if (!decision.allowed) throw rateLimited(decision, 'burst');
+  if (!decision.allowed) throw rateLimited(decision, 'burst', ctx.now);
 }
 
 export async function admitBeacon(ctx: RouteContext): Promise<BeaconClaims> {

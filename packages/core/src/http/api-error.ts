@@ -1,6 +1,10 @@
+import { ERROR_MESSAGES } from './error-messages.js';
+
 /**
  * Every refusal the service makes is an ApiError; `errorResponse` is the one place that turns
- * it into the spec's body `{error, details?, ...}` with `Cache-Control: no-store`.
+ * it into the spec's body `{error, details?, ...}` with `Cache-Control: no-store`. Every body
+ * also carries `message` (the refusal's own, else the code's sentence, error-messages.ts) and
+ * `request_id` (issue 16 item 5), beside the spec's fields, which stay as they were.
  *
  * `bad_request`, `request_timeout` and `headers_too_large` are the hosts' own refusals of a
  * request the router never sees (a malformed Host, a request line or headers the HTTP parser
@@ -35,6 +39,7 @@ export type ErrorCode =
   | 'billing_unavailable'
   | 'pool_exhausted'
   | 'database_unavailable'
+  | 'not_ready'
   | 'request_aborted'
   | 'query_timeout';
 
@@ -69,6 +74,9 @@ export function notFound(what: string): ApiError {
   return new ApiError(404, 'not_found', { message: `${what} not found` });
 }
 
+/** Typed here, so a code without its sentence in error-messages.ts fails the type check. */
+const MESSAGES: Record<ErrorCode, string> = ERROR_MESSAGES;
+
 export function errorResponse(error: ApiError, requestId: string, extra?: Record<string, string> | null): Response {
   const headers: Record<string, string> = {
     ...error.headers,
@@ -77,5 +85,6 @@ export function errorResponse(error: ApiError, requestId: string, extra?: Record
     'cache-control': 'no-store',
     'x-request-id': requestId,
   };
-  return new Response(JSON.stringify({ error: error.code, ...error.body }), { status: error.status, headers });
+  const body = { error: error.code, message: MESSAGES[error.code], ...error.body, request_id: requestId };
+  return new Response(JSON.stringify(body), { status: error.status, headers });
 }

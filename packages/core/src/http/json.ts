@@ -7,7 +7,8 @@
 export class Reply {
   constructor(
     readonly status: number,
-    readonly body: string | null,
+    /** JSON or HTML text; a stream only once compressed (representation.ts). */
+    readonly body: string | ReadableStream<Uint8Array> | null,
     readonly headers: Record<string, string>,
   ) {}
 }

@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../config.js';
 import type { ApiKey, CallOptions, Customer, LimitPolicy, Ports } from '../ports/index.js';
 import type { QueryOutput, QuerySpec } from '../validation/query.js';
 import type { Reply } from './json.js';
+import type { CachePolicy } from './representation.js';
 
 export type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 
@@ -74,12 +75,19 @@ export interface RouteDef<S extends QuerySpec = QuerySpec> {
   query?: S;
   summary: string;
   description?: string;
+  /** The OpenAPI operationId, when the one derived from method and path (openapi.ts) reads badly. */
+  operationId?: string;
   tags: string[];
   /** Documented request body (JSON). */
   body?: { schema: v.GenericSchema; description: string; maxBytes?: number };
   responses: Record<number, ResponseDoc>;
   /** Error codes this route can answer with, besides the shared ones of its access kind. */
   errors?: string[];
+  /**
+   * A catalogue read whose 200 a client may keep: `Cache-Control: private, max-age=…`, a strong
+   * ETag and 304 on If-None-Match (http/representation.ts). Absent: `Cache-Control: no-store`.
+   */
+  cache?: CachePolicy;
   /** Set on a demoted v1 route (see Deprecation). */
   deprecation?: Deprecation;
   /** Answer with json()/html() (a Reply); a raw Response is for redirects and empty bodies. */

@@ -19,7 +19,7 @@ import type {
   RevealRow,
   SearchEvent,
 } from '../ports/index.js';
-import { TIERS } from '../tiers.js';
+import { TIERS, usageDay } from '../tiers.js';
 
 /** What the memory store keeps beside the customer record itself. */
 interface CustomerBilling {
@@ -43,7 +43,10 @@ export interface MemoryAccounts extends Accounts {
   tables(): Record<string, unknown[]>;
 }
 
-export function createMemoryAccounts(): MemoryAccounts {
+/** `now`: the clock a usage write without `at` counts its day by (createTestService passes its own). */
+export function createMemoryAccounts(options: { now?: () => number } = {}): MemoryAccounts {
+  const clock = options.now ?? Date.now;
+  const usageDays = new Map<string, Map<string, number>>();
   const customers = new Map<string, Customer>();
   const keys = new Map<string, ApiKey>();
   const keyIdByHash = new Map<string, string>();
@@ -148,12 +151,23 @@ export function createMemoryAccounts(): MemoryAccounts {
       }
       return count;
     },
-    async addUsage(customerId, environment, month, delta) {
+    async addUsage(customerId, environment, month, delta, at) {
       const k = usageKey(customerId, environment, month);
       usage.set(k, (usage.get(k) ?? 0) + delta);
+      const days = usageDays.get(k) ?? new Map<string, number>();
+      const day = usageDay(month, at?.getTime() ?? clock());
+      days.set(day, (days.get(day) ?? 0) + delta);
+      usageDays.set(k, days);
     },
     async getUsage(customerId, environment, month) {
       return usage.get(usageKey(customerId, environment, month)) ?? 0;
+    },
+    async getDailyUsage(customerId, environment, month) {
+      const days = usageDays.get(usageKey(customerId, environment, month)) ?? new Map<string, number>();
+      return [...days]
+        .filter(([, count]) => count > 0)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([day, count]) => ({ day, count }));
     },
     async recordSearchEvent(event) {
       searchEvents.push(structuredClone(event));

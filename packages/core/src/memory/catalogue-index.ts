@@ -1,5 +1,6 @@
 /** Everything the memory catalogue looks up, built once from the rows. */
 
+import { withAgentStubs } from '../catalogue/agent-stubs.js';
 import { bandcampHostOf, releaseUrlKey } from '../catalogue/locators.js';
 import { type AgentLookup, mapLookup } from '../catalogue/lookup.js';
 import { masterSearchEntry, type SearchEntry, searchEntry } from '../catalogue/search.js';
@@ -58,7 +59,9 @@ export function mainReleaseOf(index: CatalogueIndex, master: MasterRow): Release
   return master.main_release_id === null ? null : (index.releases.get(master.main_release_id) ?? null);
 }
 
-export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
+export function buildCatalogueIndex(rows: CatalogueData): CatalogueIndex {
+  // Every credited artist and label is an agent, whether or not the dumps hold its row.
+  const data = withAgentStubs(rows);
   const artists = new Map(data.artists.map((row) => [row.discogs_id, row]));
   const labels = new Map(data.labels.map((row) => [row.discogs_id, row]));
   const festivals = new Map(data.festivals.map((row) => [row.festival_id, row]));
@@ -126,10 +129,16 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
     for (const credit of main?.labels ?? []) if (credit.discogs_id !== null) labelIds.add(credit.discogs_id);
     for (const labelId of labelIds) push(mastersByLabel, labelId, master);
     entries.push(
-      masterSearchEntry(master, main, releasesByMaster.get(master.master_id)?.length ?? 0, (labelId) => {
-        const label = labels.get(labelId);
-        return label ? { slug: slugs.label.get(labelId) ?? null, name: label.name } : undefined;
-      }),
+      masterSearchEntry(
+        master,
+        main,
+        releasesByMaster.get(master.master_id)?.length ?? 0,
+        (labelId) => {
+          const label = labels.get(labelId);
+          return label ? { slug: slugs.label.get(labelId) ?? null, name: label.name } : undefined;
+        },
+        (artistId) => slugs.artist.get(artistId) ?? null,
+      ),
     );
   }
   const festivalsByArtist = new Map<number, FestivalRow[]>();
@@ -158,6 +167,7 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
         },
         row.name,
         [],
+        [],
         mainMastersByArtist.get(row.discogs_id)?.length ?? 0,
         null,
       ),
@@ -177,6 +187,7 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
           styles: [],
         },
         row.name,
+        [],
         [],
         mastersByLabel.get(row.discogs_id)?.length ?? 0,
         null,
@@ -198,6 +209,7 @@ export function buildCatalogueIndex(data: CatalogueData): CatalogueIndex {
           styles: [],
         },
         row.name,
+        [],
         row.genres,
         lineup.size,
         null,

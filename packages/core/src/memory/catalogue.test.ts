@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { artistStub } from '../catalogue/agent-stubs.js';
 import { type ArtistRow, type BandcampObservation, type CatalogueData, clusterIdOf, emptyCatalogueData, type MasterRow, type ReleaseRow } from '../dataset.js';
 import type { SearchHitData } from '../schemas/records.js';
 import {
@@ -23,22 +24,9 @@ const L = (id: number) => clusterIdOf('label', id);
 const F = (id: number) => clusterIdOf('festival', id);
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
+/** An artist row with every field the test does not set empty: the shape of a credit's stub. */
 function artist(discogs_id: number, name: string, extra: Partial<ArtistRow> = {}): ArtistRow {
-  return {
-    discogs_id,
-    name,
-    real_name: null,
-    profile: null,
-    data_quality: null,
-    name_variations: [],
-    aliases: [],
-    members: [],
-    groups: [],
-    urls: [],
-    mbid: null,
-    spotify_id: null,
-    ...extra,
-  };
+  return { ...artistStub(discogs_id, name), ...extra };
 }
 
 function master(
@@ -257,22 +245,38 @@ async function allHits(query: { q: string | null; type: 'all' | 'master' | 'arti
 }
 
 describe('search', () => {
-  it('matches every query token as a prefix, accent-insensitively, and scores exact tokens above prefixes', async () => {
+  it('matches query tokens as prefixes, accent-insensitively, and scores by field, phrase and whole words (catalogue/search.ts)', async () => {
+    const points = (matched: number, primary: number, phrase: number, exact: number) => ((matched * 128 + primary) * 4 + phrase) * 128 + exact;
     const hits = await allHits({ q: 'aurora', type: 'all' });
     expect(hits.map((hit) => [hit.type, hit.id, hit.score])).toEqual([
-      ['festival', F(1), 2.08451], // 2 + log10(1 + 6 lineup artists) / 10
-      ['master', 1, 2.047712], // 2 + log10(1 + 2 releases) / 10
-      ['master', 7, 2],
+      ['festival', F(1), points(1, 1, 0, 1) + 0.08451], // popularity: log10(1 + 6 lineup artists) / 10
+      ['master', 1, points(1, 1, 0, 1) + 0.047712], // log10(1 + 2 releases) / 10
+      ['master', 7, points(1, 1, 0, 1)],
     ]);
     const prefix = await allHits({ q: 'BJÖ', type: 'artist' });
     expect(prefix).toEqual([
-      { type: 'artist', id: A(10), slug: 'bjork-nova', name: 'Björk Nova', year: null, artists: [], genres: ['Electronic'], styles: [], score: 1.060206 },
+      {
+        type: 'artist',
+        id: A(10),
+        slug: 'bjork-nova',
+        name: 'Björk Nova',
+        year: null,
+        artists: [],
+        genres: ['Electronic'],
+        styles: [],
+        score: points(1, 1, 0, 0) + 0.060206,
+      },
     ]);
-    // masters match on their artists' names too; the exact full title scores 3
-    // (masters 1 and 6 have two releases, master 2 one: popularity orders them)
-    expect((await allHits({ q: 'bjork nova', type: 'master' })).map((hit) => hit.id)).toEqual([1, 6, 2]);
-    expect((await allHits({ q: 'night drive', type: 'master' }))[0]).toMatchObject({ id: 2, score: 3.030103 });
-    expect(await allHits({ q: 'aurora zzz', type: 'all' })).toEqual([]);
+    // masters match on their artists' names too (masters 1 and 6 have two releases, master 2
+    // one: popularity orders them), and carry their credited artists with slugs
+    const masters = await allHits({ q: 'bjork nova', type: 'master' });
+    expect(masters.map((hit) => hit.id)).toEqual([1, 6, 2]);
+    expect(masters[0]?.credits?.[0]).toMatchObject({ cluster_id: A(10), slug: 'bjork-nova' });
+    // the exact full title scores the phrase 2
+    expect((await allHits({ q: 'night drive', type: 'master' }))[0]).toMatchObject({ id: 2, score: points(2, 2, 2, 2) + 0.030103 });
+    // no entry has every word: entries with some of them are hits, below what full matches would score
+    expect(await allHits({ q: 'aurora zzz', type: 'all' })).toEqual(hits);
+    expect(await allHits({ q: 'zzz qqq', type: 'all' })).toEqual([]);
   });
 
   it('applies facet filters to masters only: any value within a facet, all facets together', async () => {
@@ -288,7 +292,8 @@ describe('search', () => {
 
   it('pages with a keyset position: the pages join to the full ordered list without duplicates', async () => {
     const full = await allHits({ q: null, type: 'all' });
-    expect(full).toHaveLength(8 + 9 + 3 + 2);
+    // 9 artists of the data and the stub of Ghost (999), whom only master 8 credits
+    expect(full).toHaveLength(8 + 10 + 3 + 2);
     for (let i = 1; i < full.length; i++) {
       const [a, b] = [full[i - 1] as SearchHitData, full[i] as SearchHitData];
       expect(a.score > b.score || (a.score === b.score && (a.type !== b.type || a.id < b.id))).toBe(true);
@@ -360,7 +365,7 @@ describe('masters', () => {
     });
     expect(await catalogue.master(8)).toMatchObject({
       year: 1999,
-      artists: [{ cluster_id: A(999), slug: null, name: 'Ghost' }],
+      artists: [{ cluster_id: A(999), slug: 'ghost', name: 'Ghost' }],
       formats: [],
       labels: [],
       country: null,
@@ -403,7 +408,9 @@ describe('agents', () => {
     expect(await catalogue.findAgent({ by: 'discogs', id: 100 }, 'label')).toMatchObject({ slug: 'nova-records' });
     expect(await catalogue.findAgent({ by: 'discogs', id: 12 }, null)).toMatchObject({ kind: 'artist', slug: 'rising-later' });
     expect(await catalogue.findAgent({ by: 'mbid', mbid: 'AAAAAAAA-bbbb-cccc-dddd-eeeeeeeeeeee' }, null)).toMatchObject({ cluster_id: A(10) });
-    expect(await catalogue.findAgent({ by: 'discogs', id: 999 }, null)).toBeNull();
+    // only credited (master 8): a stub agent from the credit
+    expect(await catalogue.findAgent({ by: 'discogs', id: 999 }, null)).toEqual({ kind: 'artist', cluster_id: A(999), slug: 'ghost', name: 'Ghost' });
+    expect(await catalogue.findAgent({ by: 'discogs', id: 998 }, null)).toBeNull();
   });
 
   it('assembles the artist dossier', async () => {
@@ -534,7 +541,7 @@ describe('resolve', () => {
     });
     expect(await catalogue.resolve({ by: 'discogs', kind: 'label', id: 101 })).toMatchObject({ kind: 'label', slug: 'big-box' });
     expect(await catalogue.resolve({ by: 'discogs', kind: 'master', id: 5 })).toMatchObject({ cluster_id: A(13) });
-    expect(await catalogue.resolve({ by: 'discogs', kind: 'master', id: 8 })).toBeNull();
+    expect(await catalogue.resolve({ by: 'discogs', kind: 'master', id: 8 })).toMatchObject({ cluster_id: A(999), slug: 'ghost', name: 'Ghost' });
     expect(await catalogue.resolve({ by: 'mbid', mbid: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee' })).toMatchObject({ cluster_id: A(10) });
     expect(await catalogue.resolve({ by: 'bandcamp', host: 'RisingLater.bandcamp.com' })).toMatchObject({ cluster_id: A(12) });
     expect(await catalogue.resolve({ by: 'spotify', id: '0123456789abcdefghijkl' })).toMatchObject({ cluster_id: A(10) });

@@ -16,14 +16,17 @@ import {
   facetValuesOf,
   hasAnyFilter,
   type MasterFacetValues,
+  type MatchMode,
   matchesFilters,
+  pointsOf,
   type SearchEntry,
   scoreOf,
+  searchTextOf,
   TYPE_ORDER,
 } from '../catalogue/search.js';
 import { bandcampSignalsOf } from '../catalogue/signals/bandcamp-signals.js';
 import { breakoutsQuery, onesToWatchQuery, tastemakersQuery } from '../catalogue/signals/engine.js';
-import { nameKey, tokensOf } from '../catalogue/text.js';
+import { nameKey } from '../catalogue/text.js';
 import { type CatalogueData, clusterIdOf, kindOfClusterId, type MasterRow, sourceIdOfClusterId } from '../dataset.js';
 import type {
   AgentIdentity,
@@ -111,12 +114,11 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
 
   /** Facet values of the masters matching q and filters. */
   function matchingMasters(q: string | null, filters: SearchQuery['filters']): MasterFacetValues[] {
-    const tokens = q ? tokensOf(q) : [];
-    const key = tokens.join(' ');
+    const text = searchTextOf(q);
     const matches: MasterFacetValues[] = [];
     for (const entry of index.entries) {
       if (entry.hit.type !== 'master' || !entry.facets || !matchesFilters(entry.facets, filters)) continue;
-      if (scoreOf(entry, tokens, key) !== null) matches.push(entry.facets);
+      if (scoreOf(entry, text) !== null) matches.push(entry.facets);
     }
     return matches;
   }
@@ -154,7 +156,7 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
   function resolveByName(q: string): ClusterData | null {
     const key = nameKey(q);
     if (key === '') return null;
-    const tokens = tokensOf(q);
+    const text = searchTextOf(q);
     let exact: { kind: AgentKind; sourceId: number; size: number; clusterId: number } | null = null;
     let best: { entry: SearchEntry; score: number } | null = null;
     for (const entry of index.entries) {
@@ -167,7 +169,7 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
         }
         continue;
       }
-      const score = scoreOf(entry, tokens, key);
+      const score = scoreOf(entry, text);
       if (score === null) continue;
       const position = { score, type: entry.hit.type, id: entry.hit.id };
       if (!best || comparePositions(position, { score: best.score, type: best.entry.hit.type, id: best.entry.hit.id }) < 0) best = { entry, score };
@@ -186,15 +188,19 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
   return {
     async search(query, lifetime) {
       checkSignal(lifetime);
-      const tokens = query.q ? tokensOf(query.q) : [];
-      const key = tokens.join(' ');
+      const text = searchTextOf(query.q);
       const filtered = hasAnyFilter(query.filters);
+      const candidates = index.entries.filter(
+        (entry) =>
+          (query.type === 'all' || entry.hit.type === query.type) &&
+          // facet filters narrow masters; other kinds have no facet values to match
+          (!filtered || (entry.facets !== null && matchesFilters(entry.facets, query.filters))),
+      );
+      // Entries with some of the words are hits only when none has them all (catalogue/search.ts).
+      const mode: MatchMode = text.tokens.length > 0 && !candidates.some((entry) => pointsOf(entry, text, 'all') !== null) ? 'some' : 'all';
       const hits: SearchHitData[] = [];
-      for (const entry of index.entries) {
-        if (query.type !== 'all' && entry.hit.type !== query.type) continue;
-        // facet filters narrow masters; other kinds have no facet values to match
-        if (filtered && (!entry.facets || !matchesFilters(entry.facets, query.filters))) continue;
-        const score = scoreOf(entry, tokens, key);
+      for (const entry of candidates) {
+        const score = scoreOf(entry, text, mode);
         if (score === null) continue;
         const hit = { ...entry.hit, score };
         if (query.after && comparePositions(hit, query.after) <= 0) continue;

@@ -9,7 +9,7 @@
 import type { ServiceConfig } from '../config.js';
 import { type CatalogueData, emptyCatalogueData } from '../dataset.js';
 import { issueCustomerKey } from '../gate/issue-key.js';
-import type { Environment, LimitOverrides, Logger, LogRecord, OverageMode, TierId } from '../ports/index.js';
+import type { Environment, LimitOverrides, Logger, LogRecord, OverageMode, Probe, TierId } from '../ports/index.js';
 import { createService, type RequestContextInput, type Service } from '../service.js';
 import { createMemoryAccounts, type MemoryAccounts } from './accounts.js';
 import { createMemoryCatalogue } from './catalogue.js';
@@ -23,6 +23,8 @@ export interface TestServiceOptions {
   now?: number | Date | string;
   /** The gate's key cache, as on Redis (the memory limiter proves accounts epochs in process). */
   keyCache?: boolean;
+  /** Readiness probes for GET /readyz (default none: always ready). */
+  probes?: readonly Probe[];
 }
 
 export interface TestService {
@@ -41,9 +43,9 @@ export interface TestService {
 }
 
 export function createTestService(options: TestServiceOptions = {}): TestService {
-  const accounts = createMemoryAccounts();
-  const limiter = createMemoryLimiter({ authEpochs: options.keyCache === true });
   const clock = createManualClock(options.now);
+  const accounts = createMemoryAccounts({ now: () => clock.now() });
+  const limiter = createMemoryLimiter({ authEpochs: options.keyCache === true });
   const logs: LogRecord[] = [];
   const alarms: TestService['alarms'] = [];
   const logger: Logger = { log: (record) => logs.push(record) };
@@ -56,6 +58,7 @@ export function createTestService(options: TestServiceOptions = {}): TestService
       clock,
       logger,
       alarm: { raise: (kind, detail) => alarms.push({ kind, detail }) },
+      ...(options.probes ? { probes: options.probes } : {}),
     },
     { adminToken: 'test-admin-token', ...options.config, baseUrl },
   );

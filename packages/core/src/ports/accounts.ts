@@ -80,10 +80,16 @@ export interface Accounts {
   listKeys(customerId: string): Promise<ApiKey[]>;
   /** Marks keys of customers whose grace window ended before `now` as suspended; returns how many. */
   suspendExpiredGrace(now: Date, graceMs: number): Promise<number>;
-  /** Durable monthly usage, written by the limiter's flush job: adds `delta` to the stored count. */
-  addUsage(customerId: string, environment: Environment, month: string, delta: number): Promise<void>;
+  /**
+   * Durable monthly usage, written by the limiter's flush job: adds `delta` to the stored count,
+   * and to the count of the day it is written (`at`, default the store's clock; a flush after
+   * the month ended counts on its last day). The days are what the dashboard's daily chart shows.
+   */
+  addUsage(customerId: string, environment: Environment, month: string, delta: number, at?: Date): Promise<void>;
   /** Durable monthly usage as last flushed. */
   getUsage(customerId: string, environment: Environment, month: string): Promise<number>;
+  /** The month's durable usage per UTC day (`YYYY-MM-DD`), days with calls only, oldest first. */
+  getDailyUsage(customerId: string, environment: Environment, month: string): Promise<Array<{ day: string; count: number }>>;
   /** Stores one search-event beacon (already authenticated by its per-search token). */
   recordSearchEvent(event: SearchEvent): Promise<void>;
 

@@ -11,6 +11,8 @@ import type { Accounts } from './accounts.js';
 import type { Billing, Mailer } from './billing.js';
 import type { Catalogue } from './catalogue.js';
 import type { Limiter } from './limiter.js';
+import type { Metrics } from './metrics.js';
+import type { Probe } from './probe.js';
 import type { Alarm, Clock, Hasher, Logger } from './runtime.js';
 
 export type * from './accounts.js';
@@ -19,9 +21,11 @@ export type * from './catalogue.js';
 export { FACET_NAMES } from './catalogue.js';
 export type * from './catalogue-writer.js';
 export type * from './limiter.js';
+export type * from './metrics.js';
+export type * from './probe.js';
 export type * from './runtime.js';
 
-/** The ports a service is built from. Clock, Logger, Alarm and Hasher have defaults. */
+/** The ports a service is built from. Clock, Logger, Alarm, Hasher and Metrics have defaults. */
 export interface Ports {
   catalogue: Catalogue;
   accounts: Accounts;
@@ -29,10 +33,14 @@ export interface Ports {
   mailer?: Mailer;
   /** Stripe; without it signup and the webhook answer 503 billing_unavailable. */
   billing?: Billing;
+  /** What `GET /readyz` checks (the database, the limit store); none: always ready. */
+  probes?: readonly Probe[];
   clock: Clock;
   logger: Logger;
   alarm: Alarm;
   hasher: Hasher;
+  metrics: Metrics;
 }
 
-export type PortsInput = Omit<Ports, 'clock' | 'logger' | 'alarm' | 'hasher'> & Partial<Pick<Ports, 'clock' | 'logger' | 'alarm' | 'hasher'>>;
+export type PortsInput = Omit<Ports, 'clock' | 'logger' | 'alarm' | 'hasher' | 'metrics'> &
+  Partial<Pick<Ports, 'clock' | 'logger' | 'alarm' | 'hasher' | 'metrics'>>;

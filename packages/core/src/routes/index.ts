@@ -9,6 +9,7 @@ import { ACCOUNT_ROUTES } from './account/index.js';
 import { ADMIN_ROUTES } from './admin/index.js';
 import { BEACON_ROUTES } from './beacons/index.js';
 import { CATALOGUE_ROUTES } from './catalogue/index.js';
+import { HEALTH_ROUTES } from './health/index.js';
 import { V1_ONLY_ROUTES } from './v1-only/index.js';
 import { V2_ROUTES } from './v2/index.js';
 import { WEBHOOK_ROUTES } from './webhooks/index.js';
@@ -23,4 +24,5 @@ export const API_ROUTES: readonly RouteDef[] = [
   ...ACCOUNT_ROUTES,
   ...ADMIN_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...HEALTH_ROUTES,
 ];

@@ -1,4 +1,8 @@
-/** Reusable query parameter schemas. Query values arrive as strings (NFKC-normalized). */
+/**
+ * Reusable query parameter schemas. Query values arrive as strings (NFKC-normalized); a number
+ * parameter's pipe names the number it becomes (`v.number()`, `v.integer()`), so the OpenAPI
+ * documents, converted from the output side, type it `integer` with its bounds.
+ */
 import * as v from 'valibot';
 
 export function integerParam(min: number, max: number, description: string) {
@@ -6,6 +10,8 @@ export function integerParam(min: number, max: number, description: string) {
     v.string(),
     v.regex(/^[0-9]{1,10}$/, 'must be a whole number written in digits'),
     v.transform(Number),
+    v.number(),
+    v.integer(),
     v.minValue(min, `must be at least ${min}`),
     v.maxValue(max, `must be at most ${max}`),
     v.description(description),

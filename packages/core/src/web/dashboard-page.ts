@@ -38,7 +38,9 @@ const BODY = html`<h1>Your Music Catalogue API dashboard</h1>
 <section aria-labelledby="usage-heading">
 <h2 id="usage-heading">Usage</h2>
 <p id="usage-summary"></p>
+<p role="group" aria-label="Chart view"><button type="button" id="view-daily" class="secondary" aria-pressed="true">Daily, this month</button> <button type="button" id="view-monthly" class="secondary" aria-pressed="false">Monthly, last six months</button></p>
 <div id="chart"></div>
+<p id="chart-note"></p>
 <table>
 <caption class="sr-only">Calls per month</caption>
 <thead><tr><th scope="col">Month</th><th scope="col">Live calls</th><th scope="col">Test calls</th></tr></thead>

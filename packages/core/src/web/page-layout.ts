@@ -19,6 +19,7 @@ a { color: #0645ad; }
 button, input, select { font: inherit; padding: .45rem .8rem; border: 2px solid #333; border-radius: 4px; background: #fff; color: #111; }
 button { background: #0b3d91; color: #fff; border-color: #0b3d91; cursor: pointer; }
 button.secondary { background: #fff; color: #0b3d91; }
+button.secondary[aria-pressed="true"] { background: #0b3d91; color: #fff; }
 button.danger { background: #a4161a; border-color: #a4161a; }
 :focus-visible { outline: 3px solid #ff9f1c; outline-offset: 2px; }
 table { border-collapse: collapse; width: 100%; }

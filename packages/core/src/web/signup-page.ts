@@ -2,12 +2,13 @@
 import { type Html, html } from '../http/html.js';
 import { route } from '../http/route.js';
 import { TIERS } from '../tiers.js';
+import { BILLING_NOT_CONFIGURED } from './billing-unavailable-page.js';
 import { pageReply } from './page-layout.js';
 import { SELF_SERVE_TIERS } from './signup.js';
 
 const PRICES: Record<string, number> = { self_serve_49: 49, self_serve_99: 99, self_serve_299: 299 };
 
-function signupPage(): Html {
+function signupPage(billingConfigured: boolean): Html {
   const plans = SELF_SERVE_TIERS.map((id) => {
     const t = TIERS[id];
     return html`<section class="plan" aria-labelledby="plan-${id}">
@@ -23,6 +24,7 @@ function signupPage(): Html {
 `;
   });
   return html`<h1>Music Catalogue API plans</h1>
+${billingConfigured ? '' : BILLING_NOT_CONFIGURED}
 <p>Pick a plan. After payment your key is shown once and e-mailed to you.</p>
 <div class="plans">${plans}</div>
 <p>Already a customer? <a href="/dashboard">Sign in to the dashboard</a>.</p>`;
@@ -35,5 +37,5 @@ export const signupPageRoute = route({
   summary: 'Plan page of the self-serve signup (HTML)',
   tags: ['billing'],
   responses: { 200: { description: 'HTML page with the three self-serve plans.' } },
-  handler: () => pageReply('Plans — Music Catalogue API', signupPage()),
+  handler: ({ ports }) => pageReply('Plans — Music Catalogue API', signupPage(ports.billing !== undefined)),
 });

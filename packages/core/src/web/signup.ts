@@ -8,6 +8,7 @@ import { ApiError } from '../http/api-error.js';
 import { route } from '../http/route.js';
 import { TIER_IDS, TIERS } from '../tiers.js';
 import { detailsOf } from '../validation/issues.js';
+import { billingUnavailablePage, wantsHtml } from './billing-unavailable-page.js';
 
 export const SELF_SERVE_TIERS = TIER_IDS.filter((t) => !TIERS[t].contract);
 
@@ -21,12 +22,15 @@ export const signupRoute = route({
   path: '/api/signup',
   access: 'public',
   summary: 'Start a self-serve subscription: 303 to Stripe Checkout',
-  description: 'Form or JSON body {tier, email}. Answers 303 to the Checkout page; 503 billing_unavailable when Stripe is not configured.',
+  description:
+    'Form or JSON body {tier, email}. Answers 303 to the Checkout page. When Stripe is not configured: 503 billing_unavailable, as an HTML page to a form post or a client accepting text/html.',
   tags: ['billing'],
   body: { schema: SignupRequestSchema, description: 'The plan and the e-mail the key goes to.', maxBytes: 4096 },
   responses: { 303: { description: 'Redirect to Stripe Checkout.', headers: ['Location'] } },
   errors: ['invalid_body', 'unsupported_media_type', 'payload_too_large', 'billing_unavailable'],
   async handler({ request, ports, config }) {
+    // A browser posting the plan form gets a page saying why, not the JSON error.
+    if (!ports.billing && wantsHtml(request)) return billingUnavailablePage();
     const parsed = v.safeParse(SignupRequestSchema, await readFormOrJson(request, 4096));
     if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
     if (!ports.billing) throw new ApiError(503, 'billing_unavailable', { message: 'self-serve signup is not configured on this server' });

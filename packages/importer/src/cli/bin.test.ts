@@ -26,6 +26,12 @@ describe('bin/catalogue.mjs', () => {
     expect(result.stdout).toContain('import discogs <file>...');
   });
 
+  it('prints the version and exits 0', () => {
+    const result = catalogue(['--version']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^catalogue \d+\.\d+\.\d+\n$/);
+  });
+
   it('exits 2 on a usage error, with the message on stderr', () => {
     const result = catalogue(['import', 'spotify', 'x.jsonl']);
     expect(result.status).toBe(2);

@@ -1,8 +1,16 @@
+/**
+ * The argument layer of `catalogue`: `node:util`'s `parseArgs` reads the options (`--help`,
+ * `--version`, `--` before a file named like an option), then the positionals select the
+ * command. Only this layer knows the command line; each command's body takes a `Command`.
+ */
+import { parseArgs } from 'node:util';
 import type { FeedName } from './import-feed.js';
 import type { SeedName } from './seed.js';
+import { helpFor, USAGE } from './usage.js';
 
 export type Command =
-  | { name: 'help' }
+  | { name: 'help'; text: string }
+  | { name: 'version' }
   | { name: 'migrate' }
   | { name: 'refresh' }
   | { name: 'import-discogs'; files: string[] }
@@ -14,19 +22,24 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
 export function parseCommand(argv: readonly string[]): Command {
-  if (argv.length === 0 || argv.some((arg) => arg === '-h' || arg === '--help' || arg === 'help')) {
-    return { name: 'help' };
-  }
-  const option = argv.find((arg) => arg.startsWith('-'));
-  if (option !== undefined) throw new UsageError(`unknown option ${option}`);
-  const [command, subcommand, ...rest] = argv;
+  const { values, positionals } = readArgs(argv);
+  if (values.version) return { name: 'version' };
+  // `catalogue help import discogs` reads as `catalogue import discogs --help`.
+  const asksHelp = values.help === true || positionals.length === 0 || positionals[0] === 'help';
+  if (asksHelp) return help(positionals[0] === 'help' ? positionals.slice(1) : positionals);
+  const [command, subcommand, ...rest] = positionals;
   switch (command) {
     case 'migrate':
-      expectArguments(argv.slice(1), 0, 'migrate');
+      expectArguments(positionals.slice(1), 0, 'migrate');
       return { name: 'migrate' };
     case 'refresh':
-      expectArguments(argv.slice(1), 0, 'refresh');
+      expectArguments(positionals.slice(1), 0, 'refresh');
       return { name: 'refresh' };
     case 'import':
       return parseImport(subcommand, rest);
@@ -37,6 +50,29 @@ export function parseCommand(argv: readonly string[]): Command {
     default:
       throw new UsageError(`unknown command ${command}`);
   }
+}
+
+function readArgs(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS_')) throw error;
+    // parseArgs names the option in quotes; its advice about '--' is in our --help instead.
+    const option = /'([^']+)'/.exec((error as Error).message)?.[1];
+    const what = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'unknown option' : 'option takes no value:';
+    throw new UsageError(option === undefined ? (error as Error).message : `${what} ${option}`);
+  }
+}
+
+/** `catalogue --help`, or the help of the longest known command the words start with (its files ignored). */
+function help(words: readonly string[]): Command {
+  if (words.length === 0) return { name: 'help', text: USAGE };
+  for (let length = Math.min(words.length, 2); length >= 1; length--) {
+    const text = helpFor(words.slice(0, length));
+    if (text !== undefined) return { name: 'help', text };
+  }
+  throw new UsageError(`unknown command ${words[0]}`);
 }
 
 function parseImport(source: string | undefined, files: string[]): Command {

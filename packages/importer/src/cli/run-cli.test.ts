@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discogsSample, fixturesDir } from '../test-support/paths.js';
@@ -149,8 +150,58 @@ describe('catalogue arguments and environment', () => {
     expect(result.opened).toEqual([]);
   });
 
+  it('prints one command in full with --help after it, or -h, or help before it, without opening the database', async () => {
+    for (const argv of [
+      ['import', 'discogs', '--help'],
+      ['import', 'discogs', 'a.xml', '-h'],
+      ['help', 'import', 'discogs'],
+    ]) {
+      const result = await run(argv, createRecordingWriter());
+      expect(result.code, argv.join(' ')).toBe(EXIT_OK);
+      expect(result.stdout, argv.join(' ')).toMatch(/^Usage: catalogue import discogs <file>\.\.\.\n\nImports Discogs monthly XML dumps/);
+      expect(result.opened).toEqual([]);
+    }
+    for (const words of [['migrate'], ['refresh'], ['import', 'bandcamp'], ['import', 'festivals'], ['seed', 'demo'], ['seed', 'scale']]) {
+      const result = await run([...words, '--help'], createRecordingWriter());
+      expect(result.code).toBe(EXIT_OK);
+      expect(result.stdout.split('\n')[0]).toMatch(new RegExp(`^Usage: catalogue ${words.join(' ')}( <file>)?$`));
+    }
+  });
+
+  it('prints a group of commands with --help after the group', async () => {
+    const result = await run(['seed', '--help'], createRecordingWriter());
+    expect(result.code).toBe(EXIT_OK);
+    expect(result.stdout).toMatch(/^Usage: catalogue seed <demo\|scale> \[arguments\]\n/);
+    expect(result.stdout).toContain('seed scale');
+    expect(result.stdout).not.toContain('import discogs');
+  });
+
+  it('prints the package version with --version', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    const result = await run(['--version'], createRecordingWriter());
+    expect(result.code).toBe(EXIT_OK);
+    expect(result.stdout).toBe(`catalogue ${version}\n`);
+    expect(result.opened).toEqual([]);
+  });
+
+  it("takes a file named like an option after '--'", async () => {
+    const result = await run(['import', 'bandcamp', '--', '-feed.jsonl'], createRecordingWriter());
+    expect(result.code).toBe(EXIT_FAILURE);
+    expect(result.stderr).toBe('catalogue: -feed.jsonl: no such file\n');
+  });
+
   it('rejects bad usage with exit 2', async () => {
-    for (const argv of [['import'], ['import', 'discogs'], ['import', 'bandcamp', 'a', 'b'], ['seed', 'big'], ['frobnicate'], ['migrate', '--force']]) {
+    for (const argv of [
+      ['import'],
+      ['import', 'discogs'],
+      ['import', 'bandcamp', 'a', 'b'],
+      ['seed', 'big'],
+      ['frobnicate'],
+      ['migrate', '--force'],
+      ['frobnicate', '--help'],
+      ['--help=yes'],
+      ['-x'],
+    ]) {
       const result = await run(argv, createRecordingWriter());
       expect(result.code, argv.join(' ')).toBe(EXIT_USAGE);
       expect(result.stderr).toMatch(/^catalogue: .+\nRun catalogue --help for usage\.\n$/);

@@ -8,7 +8,7 @@ import { type Command, parseCommand, UsageError } from './parse-command.js';
 import type { ProgressStream } from './progress.js';
 import { seedCatalogue } from './seed.js';
 import { formatCount, Tally } from './tally.js';
-import { USAGE } from './usage.js';
+import { VERSION } from './version.js';
 
 export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
@@ -42,7 +42,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT_USAGE;
   }
   if (command.name === 'help') {
-    io.stdout.write(USAGE);
+    io.stdout.write(command.text);
+    return EXIT_OK;
+  }
+  if (command.name === 'version') {
+    io.stdout.write(`catalogue ${VERSION}\n`);
     return EXIT_OK;
   }
 

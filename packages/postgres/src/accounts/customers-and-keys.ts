@@ -1,12 +1,21 @@
 /** Customers, keys by hash, grace expiry and durable usage: the gate's and the admin's part of Accounts. */
-import type { Accounts, KeyWithCustomer, NewCustomer, NewKey } from '@catalogue/core';
+import { type Accounts, type KeyWithCustomer, type NewCustomer, type NewKey, usageDay } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
 import { type CustomerRow, customerOf, type KeyRow, keyOf, type Queryable } from './rows.js';
 
 export type CustomersAndKeys = Pick<
   Accounts,
-  'findKeyByHash' | 'findKeyById' | 'createCustomerWithKey' | 'addKey' | 'getCustomer' | 'listKeys' | 'suspendExpiredGrace' | 'addUsage' | 'getUsage'
+  | 'findKeyByHash'
+  | 'findKeyById'
+  | 'createCustomerWithKey'
+  | 'addKey'
+  | 'getCustomer'
+  | 'listKeys'
+  | 'suspendExpiredGrace'
+  | 'addUsage'
+  | 'getUsage'
+  | 'getDailyUsage'
 >;
 
 export function insertKey(tx: Queryable, customerId: string, key: NewKey) {
@@ -127,14 +136,22 @@ export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys 
       return rows.length;
     },
 
-    async addUsage(customerId, environment, month, delta) {
+    async addUsage(customerId, environment, month, delta, at) {
+      // One statement: the month's count and the day's move together (migration 0012).
+      const day = usageDay(month, at?.getTime() ?? Date.now());
       await guard.query(
         undefined,
         () => sql`
-        INSERT INTO usage_months (customer_id, environment, month, count)
-        VALUES (${customerId}, ${environment}, ${month}, ${delta})
-        ON CONFLICT (customer_id, environment, month)
-        DO UPDATE SET count = usage_months.count + EXCLUDED.count, updated_at = now()`,
+        WITH by_month AS (
+          INSERT INTO usage_months (customer_id, environment, month, count)
+          VALUES (${customerId}, ${environment}, ${month}, ${delta})
+          ON CONFLICT (customer_id, environment, month)
+          DO UPDATE SET count = usage_months.count + EXCLUDED.count, updated_at = now()
+        )
+        INSERT INTO usage_days (customer_id, environment, month, day, count)
+        VALUES (${customerId}, ${environment}, ${month}, ${day}::date, ${delta})
+        ON CONFLICT (customer_id, environment, month, day)
+        DO UPDATE SET count = usage_days.count + EXCLUDED.count`,
       );
     },
 
@@ -146,6 +163,17 @@ export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys 
         WHERE customer_id = ${customerId} AND environment = ${environment} AND month = ${month}`,
       );
       return rows[0] ? Number(rows[0].count) : 0;
+    },
+
+    async getDailyUsage(customerId, environment, month) {
+      const rows = await guard.query(
+        undefined,
+        () => sql<Array<{ day: string; count: string }>>`
+        SELECT to_char(day, 'YYYY-MM-DD') AS day, count::text AS count FROM usage_days
+        WHERE customer_id = ${customerId} AND environment = ${environment} AND month = ${month} AND count > 0
+        ORDER BY day`,
+      );
+      return rows.map((row) => ({ day: row.day, count: Number(row.count) }));
     },
   };
 }

@@ -190,6 +190,8 @@ async function upsertChanged(tx: TransactionSql, table: BulkTable): Promise<bool
   const updates = columns
     .filter((column) => column !== id)
     .map((column) => `${column} = EXCLUDED.${column}`)
+    // The dump's own row replaces a credit stub (migration 0010_agent_stubs, writer/agent-stubs.ts).
+    .concat(table === 'artists' || table === 'labels' ? ['stub = false'] : [])
     .join(', ');
   await tx.unsafe('CREATE TEMPORARY TABLE IF NOT EXISTS changed_ids (id integer PRIMARY KEY) ON COMMIT DROP');
   await tx.unsafe('TRUNCATE changed_ids');

@@ -1,6 +1,6 @@
 /** search and facets over search_documents. */
 import type { FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, SearchQuery } from '@catalogue/core';
-import { compareText } from '@catalogue/core/catalogue';
+import { compareText, type MatchMode } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { facetValuesOf, type StoredFacet, storedFacetOf } from './facet-values.js';
 import type { Reader } from './reader.js';
@@ -13,6 +13,11 @@ interface HitRow extends Omit<SearchHitData, 'type'> {
   kind: number;
 }
 
+/**
+ * A page of hits, as core's memory search (catalogue/search.ts): documents with every query
+ * token; only when none of the type and filters asked has them all (an index probe, made
+ * only when the page came back empty), documents with some of them.
+ */
 export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery, signal?: AbortSignal): Promise<SearchHitData[]> {
   const text = queryTextOf(query.q);
   const kindCondition = query.type === 'all' ? sql`` : sql`AND kind = ${KIND_OF_TYPE[query.type]}`;
@@ -21,18 +26,24 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
     ? sql`WHERE score < ${after.score}::float8
             OR (score = ${after.score}::float8 AND (kind > ${KIND_OF_TYPE[after.type]} OR (kind = ${KIND_OF_TYPE[after.type]} AND id > ${after.id})))`
     : sql``;
-  const rows = await read(
-    signal,
-    () => sql<HitRow[]>`
+  const page = (mode: MatchMode) =>
+    read(
+      signal,
+      () => sql<HitRow[]>`
     SELECT * FROM (
-      SELECT kind, id, slug, name, year, artists, genres, styles, ${scoreExpression(sql, text)} AS score
+      SELECT kind, id, slug, name, year, artists, genres, styles, credits, ${scoreExpression(sql, text, mode)} AS score
       FROM search_documents
-      WHERE ${matchConditions(sql, text, query.filters)} ${kindCondition}
+      WHERE ${matchConditions(sql, text, query.filters, mode)} ${kindCondition}
     ) AS hits
     ${afterCondition}
     ORDER BY score DESC, kind, id
     LIMIT ${query.limit}`,
-  );
+    );
+  let rows = await page('all');
+  if (rows.length === 0 && text.tokens.length > 0) {
+    const complete = await read(signal, () => sql`SELECT 1 FROM search_documents WHERE ${matchConditions(sql, text, query.filters)} ${kindCondition} LIMIT 1`);
+    if (complete.length === 0) rows = await page('some');
+  }
   return rows.map((row) => ({
     type: TYPE_OF_KIND[row.kind] as SearchHitData['type'],
     id: row.id,
@@ -42,6 +53,8 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
     artists: row.artists,
     genres: row.genres,
     styles: row.styles,
+    // jsonb keeps keys in its own order: rebuilt in the order core serves (cluster_id, slug, name)
+    ...(row.credits ? { credits: row.credits.map((credit) => ({ cluster_id: credit.cluster_id, slug: credit.slug, name: credit.name })) } : {}),
     score: row.score,
   }));
 }

@@ -6,6 +6,7 @@
 import type { ArtistRow, BandcampRow, CatalogueWriter, FestivalRow, LabelRow, MasterRow, ReleaseRow } from '@catalogue/core';
 import { bandcampHostOf, releaseUrlKey } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
+import { refreshAgentStubs } from './agent-stubs.js';
 import { recomputeLinks } from './derived-links.js';
 import { recomputeFacetTotals } from './facet-totals.js';
 import { advanceGeneration } from './generation.js';
@@ -70,6 +71,8 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
   };
 
   async function recomputeDerived(step: (name: string, run: () => Promise<void>) => Promise<void>): Promise<void> {
+    // First: links, slugs and records below count the stubs as agents like any other.
+    await step('agent stubs', () => refreshAgentStubs(sql));
     await step('links', () => recomputeLinks(sql));
     // The passes below join the freshly written tables; without statistics the planner took
     // labels (tens of thousands of rows) for empty and scanned them once per master.

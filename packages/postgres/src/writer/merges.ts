@@ -2,6 +2,7 @@
  * Merge statements from `staging_rows` into the catalogue tables. Each upsert only rewrites a
  * row whose document changed, so a re-import leaves the tables (and their indexes) untouched;
  * link tables of the staged ids are replaced, which makes a re-written row drop stale links.
+ * A dump's artist or label row replaces the stub finish() made from credits (migration 0010).
  */
 import type { TransactionSql } from 'postgres';
 
@@ -11,8 +12,8 @@ export async function mergeArtists(tx: TransactionSql): Promise<void> {
     SELECT (doc->>'discogs_id')::int, (doc->>'discogs_id')::int * 4 + 1, doc->>'name', doc->>'mbid', doc->>'spotify_id', doc
     FROM staging_rows
     ON CONFLICT (discogs_id) DO UPDATE
-      SET name = EXCLUDED.name, mbid = EXCLUDED.mbid, spotify_id = EXCLUDED.spotify_id, doc = EXCLUDED.doc, slug_base = NULL, content_hash = NULL
-      WHERE artists.doc IS DISTINCT FROM EXCLUDED.doc`;
+      SET name = EXCLUDED.name, mbid = EXCLUDED.mbid, spotify_id = EXCLUDED.spotify_id, doc = EXCLUDED.doc, slug_base = NULL, content_hash = NULL, stub = false
+      WHERE artists.doc IS DISTINCT FROM EXCLUDED.doc OR artists.stub`;
 }
 
 export async function mergeLabels(tx: TransactionSql): Promise<void> {
@@ -21,8 +22,8 @@ export async function mergeLabels(tx: TransactionSql): Promise<void> {
     SELECT (doc->>'discogs_id')::int, (doc->>'discogs_id')::int * 4 + 2, doc->>'name', (doc->'parent'->>'discogs_id')::int, doc
     FROM staging_rows
     ON CONFLICT (discogs_id) DO UPDATE
-      SET name = EXCLUDED.name, parent_id = EXCLUDED.parent_id, doc = EXCLUDED.doc, slug_base = NULL, content_hash = NULL
-      WHERE labels.doc IS DISTINCT FROM EXCLUDED.doc`;
+      SET name = EXCLUDED.name, parent_id = EXCLUDED.parent_id, doc = EXCLUDED.doc, slug_base = NULL, content_hash = NULL, stub = false
+      WHERE labels.doc IS DISTINCT FROM EXCLUDED.doc OR labels.stub`;
 }
 
 /** A changed master or release drops its stored record (master_records): it is served live until finish(). */

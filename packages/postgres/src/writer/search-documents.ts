@@ -1,11 +1,12 @@
 /**
- * Rebuilds search_documents with core's `searchEntry` (tokens, name key, popularity), the
- * function the memory catalogue indexes with, so matching and scores agree exactly.
+ * Rebuilds search_documents with core's `searchEntry` (tokens by field, name key, phrase text,
+ * popularity), the function the memory catalogue indexes with, so matching and scores agree
+ * exactly (migration 0010_search_fields: primary tokens at weight A, secondary at D).
  */
 import { clusterIdOf, type FestivalRow, type MasterRow, type ReleaseRow } from '@catalogue/core';
-import { type MasterFacetValues, mainGenreOf, masterSearchEntry, round6, type SearchEntry, searchEntry } from '@catalogue/core/catalogue';
+import { type MasterFacetValues, mainGenreOf, masterSearchEntry, type SearchEntry, searchEntry } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
-import { copyInt, copyText, copyTextArray } from '../bulk/copy-text.js';
+import { copyInt, copyJson, copyText, copyTextArray } from '../bulk/copy-text.js';
 import { rebuildByCopy } from '../bulk/table-swap.js';
 import { fillStaging, type StagingMode } from './staging.js';
 
@@ -22,10 +23,11 @@ interface SearchDocument {
   styles: string[];
   name_key: string;
   tokens: string[];
+  /** tsvector text: each primary token at weight A, each secondary one at weight D. */
+  tsv_text: string;
+  phrase_text: string;
+  credits?: unknown;
   score0: number;
-  score1: number;
-  score2: number;
-  score3: number;
   formats?: string[];
   country?: string | null;
   labels?: string[];
@@ -37,6 +39,12 @@ interface SearchDocument {
 }
 
 const lowerSet = (values: readonly string[]) => [...new Set(values.map((value) => value.toLowerCase()))];
+
+/** Tokens are [a-z0-9]+ (core's tokensOf), so they need no quoting beyond the quotes. */
+function weightedTsvector(entry: SearchEntry): string {
+  const lexemes = [...entry.primary.map((token) => [token, 'A']), ...entry.secondary.map((token) => [token, 'D'])];
+  return lexemes.map(([token, weight], i) => `'${token}':${Math.min(i + 1, 16_383)}${weight}`).join(' ');
+}
 
 function documentOf(entry: SearchEntry): SearchDocument {
   const { hit } = entry;
@@ -50,11 +58,11 @@ function documentOf(entry: SearchEntry): SearchDocument {
     genres: hit.genres,
     styles: hit.styles,
     name_key: entry.nameKey,
-    tokens: entry.tokens,
-    score0: round6(entry.popularity),
-    score1: round6(1 + entry.popularity),
-    score2: round6(2 + entry.popularity),
-    score3: round6(3 + entry.popularity),
+    tokens: [...entry.primary, ...entry.secondary],
+    tsv_text: weightedTsvector(entry),
+    phrase_text: entry.phraseText,
+    ...(hit.credits ? { credits: hit.credits } : {}),
+    score0: entry.popularity,
   };
 }
 
@@ -63,12 +71,19 @@ interface MasterSource {
   main_release: ReleaseRow | null;
   release_count: number;
   label_refs: Array<{ id: number; slug: string | null; name: string }>;
+  artist_slugs: Record<string, string | null> | null;
 }
 
 /** The facet values and label keys of core's own master entry (masterSearchEntry), as columns. */
 function masterDocument(source: MasterSource): SearchDocument {
   const known = new Map(source.label_refs.map((ref) => [ref.id, ref]));
-  const entry = masterSearchEntry(source.master, source.main_release, source.release_count, (id) => known.get(id));
+  const entry = masterSearchEntry(
+    source.master,
+    source.main_release,
+    source.release_count,
+    (id) => known.get(id),
+    (id) => source.artist_slugs?.[String(id)] ?? null,
+  );
   const facets = entry.facets as MasterFacetValues;
   const country = facets.country[0] ?? null;
   return {
@@ -96,10 +111,9 @@ const DOCUMENT_COLUMNS = [
   'name_key',
   'tokens',
   'tsv',
+  'phrase_text',
+  'credits',
   'score0',
-  'score1',
-  'score2',
-  'score3',
   'formats',
   'country',
   'labels',
@@ -109,11 +123,6 @@ const DOCUMENT_COLUMNS = [
   'country_key',
   'label_keys',
 ] as const;
-
-/** array_to_tsvector(tokens) as tsvector text: each lexeme quoted, `'` doubled, `\` escaped. */
-function tsvectorText(tokens: readonly string[]): string {
-  return tokens.map((token) => `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' ');
-}
 
 /** One COPY line of DOCUMENT_COLUMNS: the values insertDocuments writes through jsonb. */
 function documentLine(d: SearchDocument): string {
@@ -129,11 +138,10 @@ function documentLine(d: SearchDocument): string {
     copyTextArray(d.styles),
     copyText(d.name_key),
     copyTextArray(d.tokens),
-    copyText(tsvectorText(d.tokens)),
+    copyText(d.tsv_text),
+    copyText(d.phrase_text),
+    d.credits === undefined ? '\\N' : copyJson(d.credits),
     float(d.score0),
-    float(d.score1),
-    float(d.score2),
-    float(d.score3),
     copyTextArray(d.formats ?? []),
     copyText(d.country ?? null),
     copyTextArray(d.labels ?? []),
@@ -149,11 +157,11 @@ async function insertDocuments(tx: TransactionSql, mode: StagingMode, documents:
   if (documents.length === 0) return;
   await fillStaging(tx, mode, documents);
   await tx`
-    INSERT INTO search_documents (kind, id, slug, name, year, artists, genres, styles, name_key, tokens, tsv,
-                                  score0, score1, score2, score3, formats, country, labels,
+    INSERT INTO search_documents (kind, id, slug, name, year, artists, genres, styles, name_key, tokens, tsv, phrase_text, credits,
+                                  score0, formats, country, labels,
                                   genre_keys, style_keys, format_keys, country_key, label_keys)
-    SELECT d.kind, d.id, d.slug, d.name, d.year, d.artists, d.genres, d.styles, d.name_key, d.tokens, array_to_tsvector(d.tokens),
-           d.score0, d.score1, d.score2, d.score3, coalesce(d.formats, '{}'), d.country, coalesce(d.labels, '{}'),
+    SELECT d.kind, d.id, d.slug, d.name, d.year, d.artists, d.genres, d.styles, d.name_key, d.tokens, (doc->>'tsv_text')::tsvector,
+           d.phrase_text, d.credits, d.score0, coalesce(d.formats, '{}'), d.country, coalesce(d.labels, '{}'),
            coalesce(d.genre_keys, '{}'), coalesce(d.style_keys, '{}'), coalesce(d.format_keys, '{}'), d.country_key, coalesce(d.label_keys, '{}')
     FROM staging_rows, jsonb_populate_record(null::search_documents, doc) AS d`;
 }
@@ -202,7 +210,9 @@ async function produceDocuments(reader: Sql | TransactionSql, pageSize: number, 
         SELECT m.master_id AS page_id, m.doc AS master, r.doc AS main_release,
                (SELECT count(*)::int FROM releases x WHERE x.master_id = m.master_id) AS release_count,
                (SELECT coalesce(json_agg(json_build_object('id', l.discogs_id, 'slug', l.slug, 'name', l.name)), '[]'::json)
-                  FROM master_labels ml JOIN labels l ON l.discogs_id = ml.label_id WHERE ml.master_id = m.master_id) AS label_refs
+                  FROM master_labels ml JOIN labels l ON l.discogs_id = ml.label_id WHERE ml.master_id = m.master_id) AS label_refs,
+               (SELECT json_object_agg(a.discogs_id, a.slug)
+                  FROM master_artists ma JOIN artists a ON a.discogs_id = ma.artist_id WHERE ma.master_id = m.master_id) AS artist_slugs
         FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
         WHERE m.master_id > ${after} ORDER BY m.master_id LIMIT ${pageSize}`,
     (rows) => emit(rows.map(masterDocument)),
@@ -227,7 +237,7 @@ async function produceDocuments(reader: Sql | TransactionSql, pageSize: number, 
             genres: genre ? [genre] : [],
             styles: [],
           };
-          return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
+          return documentOf(searchEntry(hit, row.name, [], [], row.master_count, null));
         }),
       ),
   );
@@ -249,7 +259,7 @@ async function produceDocuments(reader: Sql | TransactionSql, pageSize: number, 
             genres: [],
             styles: [],
           };
-          return documentOf(searchEntry(hit, row.name, [], row.master_count, null));
+          return documentOf(searchEntry(hit, row.name, [], [], row.master_count, null));
         }),
       ),
   );
@@ -273,7 +283,7 @@ async function produceDocuments(reader: Sql | TransactionSql, pageSize: number, 
             genres: festival.genres,
             styles: [],
           };
-          return documentOf(searchEntry(hit, festival.name, festival.genres, lineup.size, null));
+          return documentOf(searchEntry(hit, festival.name, [], festival.genres, lineup.size, null));
         }),
       ),
   );

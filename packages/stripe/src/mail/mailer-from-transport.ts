@@ -8,11 +8,13 @@ export interface MailerOptions {
   /** MAIL_FROM */
   from: string;
   logger: Logger;
+  /** `log` only: print sign-in links whole (the host says its log is private). */
+  showLinks?: boolean;
 }
 
 export function mailerFromTransport(transport: string | null | undefined, options: MailerOptions): Mailer | undefined {
   if (!transport) return undefined;
-  if (transport === 'log') return createLogMailer(options.logger);
+  if (transport === 'log') return createLogMailer(options.logger, { showLinks: options.showLinks === true });
   const scheme = transport.slice(0, transport.indexOf(':'));
   if (scheme === 'smtp' || scheme === 'smtps') return createSmtpMailer(transport, options.from);
   if (scheme === 'https' || scheme === 'http') return createHttpMailer(transport, options.from);

@@ -2,21 +2,25 @@
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import { named } from '../../schemas/named.js';
 import { monthOf, nextMonthStart } from '../../tiers.js';
 
-export const UsageSchema = v.object({
-  customer_id: v.string(),
-  environment: v.picklist(['live', 'test']),
-  tier: v.string(),
-  month: v.string(),
-  calls: v.number(),
-  quota: v.number(),
-  remaining: v.number(),
-  overage: v.picklist(['block', 'bill', 'contract']),
-  overage_calls: v.number(),
-  resets_at: v.string(),
-  limits: v.object({ burst_per_minute: v.number(), concurrency: v.number(), batch_max: v.number() }),
-});
+export const UsageSchema = named(
+  'Usage',
+  v.object({
+    customer_id: v.string(),
+    environment: v.picklist(['live', 'test']),
+    tier: v.string(),
+    month: v.string(),
+    calls: v.number(),
+    quota: v.number(),
+    remaining: v.number(),
+    overage: v.picklist(['block', 'bill', 'contract']),
+    overage_calls: v.number(),
+    resets_at: v.string(),
+    limits: v.object({ burst_per_minute: v.number(), concurrency: v.number(), batch_max: v.number() }),
+  }),
+);
 
 export const usageRoute = route({
   method: 'GET',

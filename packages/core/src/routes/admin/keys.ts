@@ -5,6 +5,7 @@ import { ApiError, invalidBody } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import { named } from '../../schemas/named.js';
 import { TIER_IDS, TIERS } from '../../tiers.js';
 import { detailsOf } from '../../validation/issues.js';
 import { storableText } from '../../validation/storable.js';
@@ -12,29 +13,35 @@ import { storableText } from '../../validation/storable.js';
 const positiveInt = (max: number) =>
   v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(max, `must be at most ${max}`));
 
-export const AdminKeyRequestSchema = v.strictObject({
-  email: v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)),
-  name: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), storableText)),
-  tier: v.optional(v.picklist(TIER_IDS, `must be one of ${TIER_IDS.join(', ')}`), 'contract_2000'),
-  environment: v.optional(v.picklist(['live', 'test'], 'must be live or test'), 'live'),
-  limits: v.optional(
-    v.strictObject({
-      quota_per_month: v.optional(positiveInt(1_000_000_000)),
-      burst_per_minute: v.optional(positiveInt(1_000_000)),
-      concurrency: v.optional(positiveInt(1000)),
-      batch_max: v.optional(positiveInt(1000)),
-    }),
-  ),
-});
+export const AdminKeyRequestSchema = named(
+  'AdminKeyRequest',
+  v.strictObject({
+    email: v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)),
+    name: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), storableText)),
+    tier: v.optional(v.picklist(TIER_IDS, `must be one of ${TIER_IDS.join(', ')}`), 'contract_2000'),
+    environment: v.optional(v.picklist(['live', 'test'], 'must be live or test'), 'live'),
+    limits: v.optional(
+      v.strictObject({
+        quota_per_month: v.optional(positiveInt(1_000_000_000)),
+        burst_per_minute: v.optional(positiveInt(1_000_000)),
+        concurrency: v.optional(positiveInt(1000)),
+        batch_max: v.optional(positiveInt(1000)),
+      }),
+    ),
+  }),
+);
 
-export const AdminKeyResponseSchema = v.object({
-  key: v.string(),
-  id: v.string(),
-  display_prefix: v.string(),
-  customer_id: v.string(),
-  tier: v.string(),
-  environment: v.picklist(['live', 'test']),
-});
+export const AdminKeyResponseSchema = named(
+  'IssuedKey',
+  v.object({
+    key: v.string(),
+    id: v.string(),
+    display_prefix: v.string(),
+    customer_id: v.string(),
+    tier: v.string(),
+    environment: v.picklist(['live', 'test']),
+  }),
+);
 
 export const adminKeysRoute = route({
   method: 'POST',

@@ -11,6 +11,7 @@ import { invalidBody } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
 import { route } from '../../http/route.js';
 import type { SearchEvent } from '../../ports/index.js';
+import { named } from '../../schemas/named.js';
 import { detailsOf } from '../../validation/issues.js';
 import { storableText } from '../../validation/storable.js';
 
@@ -22,33 +23,40 @@ const SearchIdSchema = v.pipe(
   v.description('search_id of the search answer.'),
 );
 
-export const ObservedBodySchema = v.strictObject({
-  search_id: SearchIdSchema,
-  hits: v.pipe(
-    v.array(
-      v.strictObject({
-        id: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_HELD_ID), v.description('id of the hit as the search answered it.')),
-        position: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000), v.description('0-based position the user saw it at.')),
-      }),
+export const ObservedBodySchema = named(
+  'ObservedEvent',
+  v.strictObject({
+    search_id: SearchIdSchema,
+    hits: v.pipe(
+      v.array(
+        v.strictObject({
+          id: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_HELD_ID), v.description('id of the hit as the search answered it.')),
+          position: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000), v.description('0-based position the user saw it at.')),
+        }),
+      ),
+      // Empty is a search that found nothing (or nothing the user saw): the event a catalogue most
+      // needs to see (issue 12), so it is accepted like any other.
+      v.maxLength(100, 'must hold at most 100 hits'),
+      v.description('The hits the user saw; [] when the search found nothing.'),
     ),
-    v.minLength(1, 'must hold at least one hit'),
-    v.maxLength(100, 'must hold at most 100 hits'),
-    v.description('The hits the user saw.'),
-  ),
-});
+  }),
+);
 
-export const RefinedBodySchema = v.strictObject({
-  search_id: SearchIdSchema,
-  q: v.pipe(
-    v.string(),
-    v.minLength(1, 'must not be empty'),
-    v.maxLength(200, 'must be at most 200 characters'),
-    storableText,
-    v.description('The refined query the user typed next.'),
-  ),
-});
+export const RefinedBodySchema = named(
+  'RefinedEvent',
+  v.strictObject({
+    search_id: SearchIdSchema,
+    q: v.pipe(
+      v.string(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(200, 'must be at most 200 characters'),
+      storableText,
+      v.description('The refined query the user typed next.'),
+    ),
+  }),
+);
 
-export const AcceptedSchema = v.strictObject({ accepted: v.literal(true), search_id: v.string() });
+export const AcceptedSchema = named('EventAccepted', v.strictObject({ accepted: v.literal(true), search_id: v.string() }));
 
 async function bodyOf<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
   const raw = await readJsonCapped(request, BEACON_MAX_BYTES, (reason) => invalidBody([{ path: '', message: reason }]));

@@ -2,6 +2,7 @@
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { ArtistDossierSchema, FestivalDossierSchema, LabelDossierSchema } from '../../schemas/records.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { dossierOf } from '../shared/dossier.js';
 import { parseSlug } from '../shared/keys.js';
 
@@ -16,6 +17,7 @@ export const slugDossierRoutes = SLUG_DOSSIERS.map(({ kind, schema }) =>
     method: 'GET',
     path: `/dossier/${kind}/:slug`,
     access: 'key',
+    cache: RECORD_CACHE,
     summary: `${kind[0]?.toUpperCase()}${kind.slice(1)} dossier by slug`,
     tags: ['dossiers'],
     responses: { 200: { description: `The ${kind} dossier.`, schema } },

@@ -4,14 +4,19 @@ import { ApiError } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { FACET_NAMES, type FacetName } from '../../ports/index.js';
+import { named } from '../../schemas/named.js';
 import { FacetValueSchema } from '../../schemas/records.js';
 import { limitParam, textParam } from '../../validation/params.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { filterParams, filtersOf } from '../shared/filters.js';
 
-export const FacetsResponseSchema = v.object({
-  total: v.number(),
-  facets: v.record(v.string(), v.array(FacetValueSchema)),
-});
+export const FacetsResponseSchema = named(
+  'FacetCounts',
+  v.object({
+    total: v.number(),
+    facets: v.record(v.string(), v.array(FacetValueSchema)),
+  }),
+);
 
 /** `facets=genre,style`: each name NFKC-normalized and checked against the allowlist. */
 export function parseFacetNames(raw: string): FacetName[] {
@@ -33,6 +38,7 @@ export const facetsRoute = route({
   method: 'GET',
   path: '/facets',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Count facet values over the filtered master set',
   description:
     'facets names the facets to count (comma-separated, from the allowlist genre, style, format, country, year_from, year_to, label; year_from and year_to both count years). The filter parameters narrow the set first.',

@@ -2,6 +2,7 @@
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { LabelDossierSchema } from '../../schemas/records.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { dossierOf } from '../shared/dossier.js';
 import { parseAgentKey } from '../shared/keys.js';
 
@@ -9,6 +10,7 @@ export const labelRoute = route({
   method: 'GET',
   path: '/label/:key',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'Label dossier',
   description: 'key is a cluster_id, a slug, or discogs:<label id>.',
   tags: ['dossiers'],

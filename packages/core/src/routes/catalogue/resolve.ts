@@ -7,6 +7,7 @@ import { route } from '../../http/route.js';
 import type { ResolveInput } from '../../ports/index.js';
 import { ClusterSchema } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { idWithin, isMbid } from '../shared/keys.js';
 import { agentLinks } from '../shared/links.js';
 
@@ -58,6 +59,7 @@ export const resolveRoute = route({
   method: 'GET',
   path: '/resolve',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Resolve a name, link or external id to a cluster',
   description:
     'Exactly one of q (best name match), url (Discogs, MusicBrainz, Bandcamp or Spotify link), discogs (123 = artist, label/123, master/123 = the master’s main artist) or mbid.',
@@ -91,6 +93,16 @@ export const resolveRoute = route({
     if (input.by === 'discogs') idWithin(input.id, input.kind === 'master' ? MASTER_ID_RANGE : SOURCE_ID_RANGE, given[0] as string);
     const cluster = await ports.catalogue.resolve(input, lifetime);
     if (!cluster) throw notFound('cluster');
-    return json({ ...cluster, _links: agentLinks(config.baseUrl, base, cluster.kind, cluster.cluster_id, cluster.slug) });
+    return json({
+      ...cluster,
+      _links: agentLinks(
+        config.baseUrl,
+        base,
+        cluster.kind,
+        cluster.cluster_id,
+        cluster.slug,
+        cluster.locators.some((locator) => locator.source === 'bandcamp'),
+      ),
+    });
   },
 });

@@ -2,26 +2,32 @@
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import { named } from '../../schemas/named.js';
 import { cutoverPhase, MIGRATION_GUIDE_PATH, sunsetInstant } from '../../versioning.js';
+import { LIST_CACHE } from '../shared/cache.js';
 
-export const RootSchema = v.object({
-  name: v.string(),
-  version: v.picklist(['v1', 'v2']),
-  authentication: v.string(),
-  sunset_at: v.pipe(v.optional(v.string()), v.description('ISO instant of the v1 sunset; present from 60 days before it.')),
-  _links: v.object({
-    self: v.string(),
-    openapi: v.string(),
-    docs: v.string(),
-    migration_guide: v.pipe(v.optional(v.string()), v.description('The v1 → v2 migration guide; present from 60 days before the v1 sunset.')),
+export const RootSchema = named(
+  'RootIndex',
+  v.object({
+    name: v.string(),
+    version: v.picklist(['v1', 'v2']),
+    authentication: v.string(),
+    sunset_at: v.pipe(v.optional(v.string()), v.description('ISO instant of the v1 sunset; present from 60 days before it.')),
+    _links: v.object({
+      self: v.string(),
+      openapi: v.string(),
+      docs: v.string(),
+      migration_guide: v.pipe(v.optional(v.string()), v.description('The v1 → v2 migration guide; present from 60 days before the v1 sunset.')),
+    }),
+    routes: v.array(v.object({ method: v.string(), path: v.string(), auth: v.picklist(['none', 'key', 'beacon_token']), summary: v.string() })),
   }),
-  routes: v.array(v.object({ method: v.string(), path: v.string(), auth: v.picklist(['none', 'key', 'beacon_token']), summary: v.string() })),
-});
+);
 
 export const rootRoute = route({
   method: 'GET',
   path: '',
   access: 'public',
+  cache: LIST_CACHE,
   summary: 'Self-describing root index',
   tags: ['meta'],
   responses: { 200: { description: 'Links to the documentation and every route of this version.', schema: RootSchema } },

@@ -5,23 +5,32 @@ import { beaconSignerFor } from '../../gate/beacon-token.js';
 import { invalidQuery } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import { named } from '../../schemas/named.js';
 import { SearchHitSchema } from '../../schemas/records.js';
 import { cursorParam, limitParam, textParam } from '../../validation/params.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { filterParams, filtersOf, hasFilters } from '../shared/filters.js';
-import { agentLinks, masterLinks } from '../shared/links.js';
+import { agentLinks, masterLinks, withRefLinks } from '../shared/links.js';
 
-export const SearchResponseSchema = v.object({
-  hits: v.array(SearchHitSchema),
-  next_cursor: v.nullable(v.string()),
-  search_id: v.pipe(v.string(), v.regex(/^srch_[0-9A-Z]{26}$/), v.description('Identifies this search in search-event beacons.')),
-  beacon_token: v.pipe(
-    v.nullable(v.string()),
-    v.description(
-      'Bearer token for POST …/search-events/observed and …/refined about this search, valid 30 minutes. null when the deployment has no SECRET_KEY.',
+export const SearchResponseSchema = named(
+  'SearchPage',
+  v.object({
+    hits: v.array(SearchHitSchema),
+    next_cursor: v.nullable(v.string()),
+    search_id: v.pipe(
+      v.string(),
+      v.regex(/^srch_[0-9A-Z]{26}$/),
+      v.description('Identifies this search in search-event beacons.'),
+      v.examples(['srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C']),
     ),
-  ),
-});
+    beacon_token: v.pipe(
+      v.nullable(v.string()),
+      v.description(
+        'Bearer token for POST …/search-events/observed and …/refined about this search, valid 30 minutes. null when the deployment has no SECRET_KEY.',
+      ),
+    ),
+  }),
+);
 
 export const searchRoute = route({
   method: 'GET',
@@ -67,6 +76,7 @@ export const searchRoute = route({
     const body = {
       hits: page.map((hit) => ({
         ...hit,
+        ...(hit.credits ? { credits: hit.credits.map((credit) => withRefLinks(credit, config.baseUrl, base)) } : {}),
         _links: hit.type === 'master' ? masterLinks(config.baseUrl, base, hit.id) : agentLinks(config.baseUrl, base, hit.type, hit.id, hit.slug),
       })),
       next_cursor: hits.length > limit && last ? encodeCursor({ score: last.score, type: last.type, id: last.id }) : null,

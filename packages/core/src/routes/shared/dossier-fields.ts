@@ -1,5 +1,6 @@
 /** The dossier field map: every facet and field with its type and meaning (the v1 and v2 manifests). */
 import * as v from 'valibot';
+import { named } from '../../schemas/named.js';
 
 interface FieldDoc {
   type: string;
@@ -66,14 +67,17 @@ const FESTIVAL_FACETS: FacetMap = {
   genres: { genres: f('string[]', 'Genres the festival programs.') },
 };
 
-export const ManifestSchema = v.object({
-  version: v.string(),
-  dossiers: v.record(
-    v.string(),
-    v.object({ route: v.string(), facets: v.record(v.string(), v.record(v.string(), v.object({ type: v.string(), description: v.string() }))) }),
-  ),
-  notes: v.array(v.string()),
-});
+export const ManifestSchema = named(
+  'DossierManifest',
+  v.object({
+    version: v.string(),
+    dossiers: v.record(
+      v.string(),
+      v.object({ route: v.string(), facets: v.record(v.string(), v.record(v.string(), v.object({ type: v.string(), description: v.string() }))) }),
+    ),
+    notes: v.array(v.string()),
+  }),
+);
 
 export function manifestFor(base: string) {
   return {

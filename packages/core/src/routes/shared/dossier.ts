@@ -16,5 +16,6 @@ export async function dossierOf(ctx: RouteContext, kind: AgentKind, key: AgentKe
         ? await ports.catalogue.labelDossier(agent.cluster_id, lifetime)
         : await ports.catalogue.festivalDossier(agent.cluster_id, lifetime);
   if (!dossier) throw notFound(kind);
-  return { ...dossier, _links: agentLinks(config.baseUrl, base, kind, agent.cluster_id, agent.slug) };
+  const hasBandcamp = 'bandcamp' in dossier && dossier.bandcamp != null;
+  return { ...dossier, _links: agentLinks(config.baseUrl, base, kind, agent.cluster_id, agent.slug, hasBandcamp) };
 }

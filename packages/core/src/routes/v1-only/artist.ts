@@ -2,6 +2,7 @@
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { ArtistDossierSchema } from '../../schemas/records.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { dossierOf } from '../shared/dossier.js';
 import { parseAgentKey } from '../shared/keys.js';
 
@@ -9,6 +10,7 @@ export const artistRoute = route({
   method: 'GET',
   path: '/api/v1/artist/:key',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'Full artist dossier',
   description: 'key is a cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>). Facets: identity, behavior, discography, bandcamp.',
   tags: ['dossiers'],

@@ -4,6 +4,7 @@ import { notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { BandcampSignalsSchema, LinksSchema } from '../../schemas/records.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { parseAgentKey } from '../shared/keys.js';
 import { agentLinks } from '../shared/links.js';
 import { BANDCAMP_WHERE } from './deprecations.js';
@@ -12,6 +13,7 @@ export const bandcampArtistRoute = route({
   method: 'GET',
   path: '/api/v1/bandcamp/:artistKey',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'Bandcamp signals of an artist',
   tags: ['bandcamp'],
   responses: {
@@ -30,6 +32,6 @@ export const bandcampArtistRoute = route({
     if (!agent) throw notFound('artist');
     const signals = await ports.catalogue.bandcampArtist(agent.cluster_id, lifetime);
     if (!signals) throw notFound('bandcamp signals for this artist');
-    return json({ ...signals, _links: agentLinks(config.baseUrl, '/api/v1', 'artist', agent.cluster_id, agent.slug) });
+    return json({ ...signals, _links: agentLinks(config.baseUrl, '/api/v1', 'artist', agent.cluster_id, agent.slug, true) });
   },
 });

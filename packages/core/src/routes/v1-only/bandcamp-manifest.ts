@@ -3,15 +3,20 @@ import * as v from 'valibot';
 import { CLUSTER_ID_RANGE } from '../../catalogue/id-ranges.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import { named } from '../../schemas/named.js';
 import { integerParam, limitParam, textParam } from '../../validation/params.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { BANDCAMP_WHERE, MANIFEST_SUCCESSOR } from './deprecations.js';
 
-export const BandcampManifestSchema = v.object({
-  as_of: v.nullable(v.string()),
-  artists: v.array(v.object({ cluster_id: v.number(), slug: v.string(), name: v.string(), url: v.string(), followers: v.number(), supporters: v.number() })),
-  next_cursor: v.nullable(v.string()),
-  fields: v.record(v.string(), v.string()),
-});
+export const BandcampManifestSchema = named(
+  'BandcampManifest',
+  v.object({
+    as_of: v.nullable(v.string()),
+    artists: v.array(v.object({ cluster_id: v.number(), slug: v.string(), name: v.string(), url: v.string(), followers: v.number(), supporters: v.number() })),
+    next_cursor: v.nullable(v.string()),
+    fields: v.record(v.string(), v.string()),
+  }),
+);
 
 const MANIFEST_FIELDS = {
   followers: 'Bandcamp followers at the latest observation (as_of).',
@@ -25,6 +30,7 @@ export const bandcampManifestRoute = route({
   method: 'GET',
   path: '/api/v1/bandcamp',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Bandcamp manifest: the artists covered, their latest counts, and the fields served',
   tags: ['bandcamp'],
   query: {

@@ -4,20 +4,26 @@ import { invalidQuery, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { BandcampReleaseData } from '../../ports/index.js';
+import { named } from '../../schemas/named.js';
 import { BandcampReleaseSchema } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { parseAgentKey } from '../shared/keys.js';
 import { BANDCAMP_WHERE, MANIFEST_SUCCESSOR } from './deprecations.js';
 
-export const BandcampReleasesSchema = v.object({
-  artist: v.object({ cluster_id: v.number(), slug: v.string(), name: v.string() }),
-  releases: v.array(BandcampReleaseSchema),
-});
+export const BandcampReleasesSchema = named(
+  'BandcampReleases',
+  v.object({
+    artist: v.object({ cluster_id: v.number(), slug: v.string(), name: v.string() }),
+    releases: v.array(BandcampReleaseSchema),
+  }),
+);
 
 export const bandcampReleaseRoute = route({
   method: 'GET',
   path: '/api/v1/bandcamp/release',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'Bandcamp release data, by release link or by artist',
   tags: ['bandcamp'],
   query: {

@@ -1,10 +1,10 @@
 /** What the v1 master routes (one, batch, dossier) and wayfind answer alike. */
 import { ApiError } from '../../http/api-error.js';
 import type { MasterData } from '../../schemas/records.js';
-import { masterLinks } from '../shared/links.js';
+import { masterLinks, withCreditLinks } from '../shared/links.js';
 
 export function withMasterLinks(master: MasterData, baseUrl: string, base: string) {
-  return { ...master, _links: masterLinks(baseUrl, base, master.master_id) };
+  return { ...withCreditLinks(master, baseUrl, base), _links: masterLinks(baseUrl, base, master.master_id) };
 }
 
 export function masterNotFound(id: number): ApiError {

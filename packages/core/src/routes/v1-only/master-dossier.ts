@@ -2,7 +2,9 @@
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { MasterDossierSchema } from '../../schemas/records.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { parseMasterId } from '../shared/keys.js';
+import { withCreditLinks } from '../shared/links.js';
 import { masterDeprecation } from './deprecations.js';
 import { masterNotFound, withMasterLinks } from './master-answers.js';
 
@@ -10,6 +12,7 @@ export const masterDossierRoute = route({
   method: 'GET',
   path: '/api/v1/dossier/master/:id',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'Per-master dossier: the master, its releases and related masters',
   tags: ['dossiers'],
   responses: { 200: { description: 'The master dossier.', schema: MasterDossierSchema } },
@@ -22,6 +25,7 @@ export const masterDossierRoute = route({
     return json({
       ...dossier,
       master: withMasterLinks(dossier.master, config.baseUrl, base),
+      releases: dossier.releases.map((release) => withCreditLinks(release, config.baseUrl, base)),
       _links: { self: `${config.baseUrl}/api/v1/dossier/master/${id}`, master: `${config.baseUrl}/api/v1/masters/${id}` },
     });
   },

@@ -2,8 +2,9 @@
 import { json, jsonText } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { MasterSchema } from '../../schemas/records.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { parseMasterId } from '../shared/keys.js';
-import { masterLinks } from '../shared/links.js';
+import { creditLinksInText, masterLinks } from '../shared/links.js';
 import { masterDeprecation } from './deprecations.js';
 import { masterNotFound, withLinksSpliced, withMasterLinks } from './master-answers.js';
 
@@ -11,6 +12,7 @@ export const masterRoute = route({
   method: 'GET',
   path: '/api/v1/masters/:id',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'One master release',
   tags: ['masters'],
   responses: { 200: { description: 'The master record.', schema: MasterSchema } },
@@ -23,7 +25,7 @@ export const masterRoute = route({
     if (ports.catalogue.mastersJson) {
       const [found] = await ports.catalogue.mastersJson([id], lifetime);
       if (!found) throw masterNotFound(id);
-      return jsonText(withLinksSpliced(found.json, JSON.stringify(masterLinks(config.baseUrl, base, id))));
+      return jsonText(withLinksSpliced(creditLinksInText(found.json, config.baseUrl, base), JSON.stringify(masterLinks(config.baseUrl, base, id))));
     }
     const master = await ports.catalogue.master(id, lifetime);
     if (!master) throw masterNotFound(id);

@@ -5,22 +5,29 @@ import { readJsonCapped } from '../../http/body.js';
 import { jsonText, type Reply } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { MasterJson } from '../../ports/index.js';
+import { named } from '../../schemas/named.js';
 import { MasterSchema } from '../../schemas/records.js';
 import { masterIdProblem } from '../shared/keys.js';
-import { masterLinks } from '../shared/links.js';
+import { creditLinksInText, masterLinks } from '../shared/links.js';
 import { MANIFEST_SUCCESSOR, MASTER_WHERE } from './deprecations.js';
 import { withLinksSpliced } from './master-answers.js';
 
 export const BATCH_MAX_BYTES = 32 * 1024;
 
-export const BatchRequestSchema = v.object({
-  ids: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))), v.minLength(1), v.maxLength(500)),
-});
+export const BatchRequestSchema = named(
+  'MasterBatchRequest',
+  v.object({
+    ids: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))), v.minLength(1), v.maxLength(500)),
+  }),
+);
 
-export const BatchResponseSchema = v.object({
-  masters: v.array(MasterSchema),
-  missing: v.array(v.number()),
-});
+export const BatchResponseSchema = named(
+  'MasterBatch',
+  v.object({
+    masters: v.array(MasterSchema),
+    missing: v.array(v.number()),
+  }),
+);
 
 function batchError(message: string, extra: Record<string, unknown> = {}): ApiError {
   return new ApiError(400, 'invalid_batch_size', { details: [{ path: 'ids', message }], ...extra });
@@ -77,7 +84,7 @@ function batchFromJson(unique: number[], found: MasterJson[], baseUrl: string, b
   for (const id of unique) {
     const text = byId.get(id);
     if (text === undefined) missing.push(id);
-    else masters.push(withLinksSpliced(text, JSON.stringify(masterLinks(baseUrl, base, id))));
+    else masters.push(withLinksSpliced(creditLinksInText(text, baseUrl, base), JSON.stringify(masterLinks(baseUrl, base, id))));
   }
   return jsonText(`{"masters":[${masters.join(',')}],"missing":${JSON.stringify(missing)}}`);
 }

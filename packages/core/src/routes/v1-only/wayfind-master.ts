@@ -2,23 +2,27 @@
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import { named } from '../../schemas/named.js';
 import { parseMasterId } from '../shared/keys.js';
 import { locateMaster } from './locate-master.js';
 import { masterNotFound } from './master-answers.js';
 
-export const MasterWayfindSchema = v.object({
-  master_id: v.number(),
-  title: v.string(),
-  artist: v.object({ cluster_id: v.number(), slug: v.nullable(v.string()), name: v.string() }),
-  to: v.pipe(v.string(), v.description('The v2 artist path whose discography holds the master.')),
-  method: v.literal('GET'),
-  pointer: v.pipe(
-    v.nullable(v.string()),
-    v.description('JSON pointer of the master record in that answer; null when the master is beyond the discography’s 500 newest.'),
-  ),
-  releases_pointer: v.nullable(v.string()),
-  note: v.string(),
-});
+export const MasterWayfindSchema = named(
+  'MasterWayfind',
+  v.object({
+    master_id: v.number(),
+    title: v.string(),
+    artist: v.object({ cluster_id: v.number(), slug: v.nullable(v.string()), name: v.string() }),
+    to: v.pipe(v.string(), v.description('The v2 artist path whose discography holds the master.')),
+    method: v.literal('GET'),
+    pointer: v.pipe(
+      v.nullable(v.string()),
+      v.description('JSON pointer of the master record in that answer; null when the master is beyond the discography’s 500 newest.'),
+    ),
+    releases_pointer: v.nullable(v.string()),
+    note: v.string(),
+  }),
+);
 
 export const wayfindMasterRoute = route({
   method: 'GET',

@@ -10,6 +10,7 @@ import { json } from '../../http/json.js';
 import type { Method, RouteDef } from '../../http/route.js';
 import { route } from '../../http/route.js';
 import { createRouter, type Router } from '../../http/router.js';
+import { named } from '../../schemas/named.js';
 import { textParam } from '../../validation/params.js';
 import { isV1Path, routeKind, successorOf, v2PathOf } from '../../versioning.js';
 import { parseMasterId } from '../shared/keys.js';
@@ -17,16 +18,19 @@ import { masterDeprecation } from './deprecations.js';
 import { locateMaster } from './locate-master.js';
 import { masterNotFound } from './master-answers.js';
 
-export const WayfindSchema = v.object({
-  from: v.pipe(v.string(), v.description('The v1 path and query asked about.')),
-  kind: v.pipe(
-    v.picklist(['keeper', 'demoted', 'operational']),
-    v.description('keeper: same call on /api/v2; demoted: the data moved into a v2 facet; operational: stays on /api/v1.'),
-  ),
-  to: v.pipe(v.string(), v.description('Path and query to call instead (the same path for an operational route).')),
-  method: v.pipe(v.picklist(['GET', 'POST', 'DELETE', 'PUT', 'PATCH']), v.description('Method to use on `to`.')),
-  note: v.string(),
-});
+export const WayfindSchema = named(
+  'Wayfind',
+  v.object({
+    from: v.pipe(v.string(), v.description('The v1 path and query asked about.')),
+    kind: v.pipe(
+      v.picklist(['keeper', 'demoted', 'operational']),
+      v.description('keeper: same call on /api/v2; demoted: the data moved into a v2 facet; operational: stays on /api/v1.'),
+    ),
+    to: v.pipe(v.string(), v.description('Path and query to call instead (the same path for an operational route).')),
+    method: v.pipe(v.picklist(['GET', 'POST', 'DELETE', 'PUT', 'PATCH']), v.description('Method to use on `to`.')),
+    note: v.string(),
+  }),
+);
 
 /** The v1 routes' router, built once per route list. */
 const v1Routers = new WeakMap<readonly RouteDef[], Router>();

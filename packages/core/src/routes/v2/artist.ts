@@ -10,8 +10,9 @@ import { route } from '../../http/route.js';
 import type { CallOptions, Catalogue, MasterDetail } from '../../ports/index.js';
 import type { ArtistDossier } from '../../schemas/records.js';
 import { textParam } from '../../validation/params.js';
+import { RECORD_CACHE } from '../shared/cache.js';
 import { parseAgentKey } from '../shared/keys.js';
-import { agentLinks, link } from '../shared/links.js';
+import { agentLinks, link, withCreditLinks } from '../shared/links.js';
 import { parseArtistFields } from './fields.js';
 import { V2ArtistDossierSchema } from './schemas.js';
 
@@ -36,7 +37,13 @@ async function detailsOf(catalogue: Catalogue, ids: number[], lifetime: CallOpti
   return details;
 }
 
-async function discographyWithDetail(catalogue: Catalogue, discography: NonNullable<ArtistDossier['discography']>, artistLink: string, lifetime: CallOptions) {
+async function discographyWithDetail(
+  catalogue: Catalogue,
+  discography: NonNullable<ArtistDossier['discography']>,
+  artistLink: string,
+  lifetime: CallOptions,
+  linkBase: { baseUrl: string; base: string },
+) {
   const details = await detailsOf(
     catalogue,
     discography.masters.map((m) => m.master_id),
@@ -49,8 +56,8 @@ async function discographyWithDetail(catalogue: Catalogue, discography: NonNulla
     if (detail)
       masters.push({
         ...entry,
-        master: { ...detail.master, _links: { artist: artistLink } },
-        releases: detail.releases,
+        master: { ...withCreditLinks(detail.master, linkBase.baseUrl, linkBase.base), _links: { artist: artistLink } },
+        releases: detail.releases.map((release) => withCreditLinks(release, linkBase.baseUrl, linkBase.base)),
         release_count: detail.release_count,
       });
   }
@@ -61,6 +68,7 @@ export const artistV2Route = route({
   method: 'GET',
   path: '/api/v2/artist/:key',
   access: 'key',
+  cache: RECORD_CACHE,
   summary: 'Artist dossier, cluster-first, optionally trimmed to some facets',
   description:
     'key is a cluster_id (from GET /api/v2/resolve), a slug, or a typed locator (discogs:123, mbid:<uuid>). fields names the facets to keep (identity, behavior, discography, bandcamp); default all. The discography facet carries each master’s full record and its releases.',
@@ -81,10 +89,10 @@ export const artistV2Route = route({
     if (fields.includes('behavior') && dossier.behavior) body.behavior = dossier.behavior;
     if (fields.includes('discography') && dossier.discography) {
       const artistLink = link(config.baseUrl, `${base}/artist/${agent.cluster_id}?fields=discography`);
-      body.discography = await discographyWithDetail(ports.catalogue, dossier.discography, artistLink, lifetime);
+      body.discography = await discographyWithDetail(ports.catalogue, dossier.discography, artistLink, lifetime, { baseUrl: config.baseUrl, base });
     }
     if (fields.includes('bandcamp') && dossier.bandcamp !== undefined) body.bandcamp = dossier.bandcamp;
-    body._links = agentLinks(config.baseUrl, base, 'artist', agent.cluster_id, agent.slug);
+    body._links = agentLinks(config.baseUrl, base, 'artist', agent.cluster_id, agent.slug, dossier.bandcamp != null);
     return json(body);
   },
 });

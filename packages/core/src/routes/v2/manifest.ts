@@ -6,6 +6,8 @@
 import * as v from 'valibot';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
+import { named } from '../../schemas/named.js';
+import { LIST_CACHE } from '../shared/cache.js';
 import { ManifestSchema, manifestFor } from '../shared/dossier-fields.js';
 
 const field = (type: string, description: string) => ({ type, description });
@@ -23,10 +25,13 @@ const DISCOGRAPHY_V2 = {
 
 const LocationSchema = v.object({ route: v.string(), pointer: v.string(), description: v.string(), replaces: v.array(v.string()) });
 
-export const V2ManifestSchema = v.object({
-  ...ManifestSchema.entries,
-  detail: v.object({ master: LocationSchema, release: LocationSchema, bandcamp: LocationSchema }),
-});
+export const V2ManifestSchema = named(
+  'V2DossierManifest',
+  v.object({
+    ...ManifestSchema.entries,
+    detail: v.object({ master: LocationSchema, release: LocationSchema, bandcamp: LocationSchema }),
+  }),
+);
 
 export function v2Manifest() {
   const base = manifestFor('/api/v2');
@@ -64,6 +69,7 @@ export const manifestV2Route = route({
   method: 'GET',
   path: '/api/v2/dossier/manifest',
   access: 'key',
+  cache: LIST_CACHE,
   summary: 'Field map of the dossiers, and where master, release and Bandcamp detail sit',
   tags: ['dossiers'],
   responses: {

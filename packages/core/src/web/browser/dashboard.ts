@@ -31,6 +31,8 @@ interface UsageAnswer {
   overage: string;
   month: string;
   months: Array<{ month: string; live: number; test: number }>;
+  /** This month day by day, to today. */
+  days: Array<{ date: string; live: number; test: number }>;
 }
 
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
@@ -138,24 +140,86 @@ async function revoke(k: KeyView): Promise<void> {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-function renderUsage(u: UsageAnswer): void {
-  const max = Math.max(u.quota_per_month, ...u.months.map((m) => m.live)) * 1.1;
-  const w = 480;
-  const h = 200;
-  const bar = w / u.months.length;
-  const y = (v: number) => h - (v / max) * h;
-  const svg = [
-    `<svg viewBox="0 0 ${w} ${h + 24}" width="100%" role="img" aria-labelledby="chart-title">`,
-    `<title id="chart-title">Live calls per month against the monthly quota of ${count(u.quota_per_month)}</title>`,
+interface Bar {
+  label: string;
+  live: number;
+  test: number;
+}
+
+/**
+ * The axis top: the data's largest bar rounded up to 5, 10, 20, 50, 100… so 25 calls draw on a
+ * 0–50 axis, not against a 250,000 quota; each of those splits into five whole-number ticks.
+ */
+function axisTop(largest: number): number {
+  if (largest <= 5) return 5;
+  const power = 10 ** Math.floor(Math.log10(largest));
+  return ([1, 2, 5, 10].find((step) => step * power >= largest) ?? 10) * power;
+}
+
+/** Stacked live/test bars with a labelled y axis (calls) and x axis; a dashed quota line when the quota is on the scale. */
+function chartSvg(bars: Bar[], title: string, xTitle: string, quota: number | null, labelEvery: number): string {
+  const left = 64;
+  const bottom = 48;
+  const w = 560;
+  const h = 220;
+  const plot = w - left - 8;
+  const top = axisTop(Math.max(...bars.map((b) => b.live + b.test)));
+  const y = (v: number) => 12 + (h - 12) * (1 - v / top);
+  const slot = plot / bars.length;
+  const parts = [
+    `<svg viewBox="0 0 ${w} ${h + bottom}" width="100%" role="img" aria-labelledby="chart-title" id="usage-chart">`,
+    `<title id="chart-title">${title}</title>`,
   ];
-  u.months.forEach((m, i) => {
-    const over = m.live > u.quota_per_month;
-    svg.push(`<rect x="${i * bar + 8}" y="${y(m.live)}" width="${bar - 16}" height="${h - y(m.live)}" fill="${over ? '#a4161a' : '#0b3d91'}"></rect>`);
-    svg.push(`<text x="${i * bar + bar / 2}" y="${h + 18}" text-anchor="middle" font-size="12" fill="#111">${m.month}</text>`);
+  for (let i = 0; i <= 5; i++) {
+    const value = (top / 5) * i;
+    parts.push(`<line x1="${left}" x2="${w - 8}" y1="${y(value)}" y2="${y(value)}" stroke="#ccc"></line>`);
+    parts.push(`<text x="${left - 6}" y="${y(value) + 4}" text-anchor="end" font-size="11" fill="#111">${count(value)}</text>`);
+  }
+  parts.push(`<text transform="translate(14 ${h / 2}) rotate(-90)" text-anchor="middle" font-size="12" fill="#111">Calls</text>`);
+  bars.forEach((b, i) => {
+    const x = left + i * slot + slot * 0.15;
+    const width = Math.max(1, slot * 0.7);
+    parts.push(
+      `<rect x="${x}" y="${y(b.live)}" width="${width}" height="${y(0) - y(b.live)}" fill="#0b3d91"><title>${b.label}: ${count(b.live)} live</title></rect>`,
+    );
+    parts.push(
+      `<rect x="${x}" y="${y(b.live + b.test)}" width="${width}" height="${y(b.live) - y(b.live + b.test)}" fill="#7aa6e8"><title>${b.label}: ${count(b.test)} test</title></rect>`,
+    );
+    if (i % labelEvery === 0 || i === bars.length - 1) {
+      parts.push(`<text x="${left + i * slot + slot / 2}" y="${h + 16}" text-anchor="middle" font-size="11" fill="#111">${b.label}</text>`);
+    }
   });
-  svg.push(`<line x1="0" x2="${w}" y1="${y(u.quota_per_month)}" y2="${y(u.quota_per_month)}" stroke="#111" stroke-width="2" stroke-dasharray="6 4"></line>`);
-  svg.push('</svg>');
-  $('chart').innerHTML = svg.join('');
+  parts.push(`<line x1="${left}" x2="${w - 8}" y1="${y(0)}" y2="${y(0)}" stroke="#111"></line>`);
+  if (quota !== null && quota <= top) {
+    parts.push(`<line x1="${left}" x2="${w - 8}" y1="${y(quota)}" y2="${y(quota)}" stroke="#a4161a" stroke-width="2" stroke-dasharray="6 4"></line>`);
+  }
+  parts.push(`<text x="${left + plot / 2}" y="${h + 38}" text-anchor="middle" font-size="12" fill="#111">${xTitle}</text>`);
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+let usageView: 'daily' | 'monthly' = 'daily';
+let lastUsage: UsageAnswer | null = null;
+
+function renderChart(u: UsageAnswer): void {
+  const monthName = new Date(`${u.month}-01T00:00:00Z`).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const daily = usageView === 'daily';
+  const bars = daily
+    ? u.days.map((d) => ({ label: String(Number(d.date.slice(8, 10))), live: d.live, test: d.test }))
+    : u.months.map((m) => ({ label: m.month, live: m.live, test: m.test }));
+  const title = daily ? `Calls per day in ${monthName}, live and test` : 'Calls per month, live and test, last six months';
+  const quotaNote =
+    daily || u.quota_per_month <= axisTop(Math.max(...bars.map((b) => b.live + b.test)))
+      ? ''
+      : ` The quota (${count(u.quota_per_month)} a month) is above this scale.`;
+  $('chart').innerHTML = chartSvg(bars, title, daily ? `Day of ${monthName} (UTC)` : 'Month (UTC)', daily ? null : u.quota_per_month, daily ? 5 : 1);
+  $('chart-note').textContent = `Dark: live calls; light: test calls.${quotaNote}`;
+  for (const view of ['daily', 'monthly'] as const) $(`view-${view}`).setAttribute('aria-pressed', String(view === usageView));
+}
+
+function renderUsage(u: UsageAnswer): void {
+  lastUsage = u;
+  renderChart(u);
   const body = $('usage-body');
   body.replaceChildren();
   for (const m of u.months) {
@@ -166,9 +230,19 @@ function renderUsage(u: UsageAnswer): void {
     body.appendChild(row);
   }
   const current = u.months[u.months.length - 1];
-  $('usage-summary').textContent = `${count(current?.live ?? 0)} of ${count(u.quota_per_month)} calls used in ${u.month}.`;
+  // The quota counts each environment on its own (docs/decisions.md §2).
+  $('usage-summary').textContent =
+    `${count(current?.live ?? 0)} of ${count(u.quota_per_month)} calls used in ${u.month} with live keys; ` +
+    `test keys: ${count(current?.test ?? 0)} of ${count(u.quota_per_month)}.`;
   show('settings', !u.contract);
   for (const input of document.querySelectorAll<HTMLInputElement>('input[name=overage]')) input.checked = input.value === u.overage;
+}
+
+for (const view of ['daily', 'monthly'] as const) {
+  $(`view-${view}`).addEventListener('click', () => {
+    usageView = view;
+    if (lastUsage) renderChart(lastUsage);
+  });
 }
 
 async function loadUsage(): Promise<void> {

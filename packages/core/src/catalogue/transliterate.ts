@@ -1,0 +1,20 @@
+/**
+ * Latin letters for a name in any script, for slugs (docs/decisions.md §5, issue 12 item 5):
+ * Cyrillic by the ICAO Doc 9303 schema of `iuliia` (the passport standard: `Евгений Щемилин`
+ * → `Evgenii Shchemilin`, one spelling per letter, no diacritics), everything else by
+ * `any-ascii` (Greek, CJK, Latin with diacritics, ligatures: `Straße` → `Strasse`, `Ørsted` →
+ * `Orsted`). Both are small pure-JS tables with no runtime dependency, so core stays portable.
+ * Each Han character is one syllable: it is set apart by spaces so a slug reads
+ * `ban-ben-long-yi` rather than one run of letters.
+ */
+import anyAscii from 'any-ascii';
+// Named imports: iuliia's ESM build (what bundlers read) has no default export.
+import { ICAO_DOC_9303, translate } from 'iuliia';
+
+const CYRILLIC = /\p{Script=Cyrillic}/u;
+const HAN = /\p{Script=Han}/gu;
+
+export function transliterate(text: string): string {
+  const latinCyrillic = CYRILLIC.test(text) ? translate(text, ICAO_DOC_9303) : text;
+  return anyAscii(latinCyrillic.replace(HAN, (char) => ` ${char} `));
+}

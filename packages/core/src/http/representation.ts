@@ -1,0 +1,46 @@
+/**
+ * The representation of a handler's Reply (docs/decisions.md §6, "Caching" and "Compression"):
+ * its Cache-Control, its strong ETag and the 304 for a matching If-None-Match on a cacheable
+ * route, and its content coding. Headers go into the request's `extra` (finalize() copies the
+ * Reply's own beneath them), so a Reply's header object is never changed.
+ *
+ * The hot path of a request without Accept-Encoding or If-None-Match: one header lookup each,
+ * and on a cacheable 200 the digest of its body for the ETag.
+ */
+import type { Hasher } from '../ports/index.js';
+import { COMPRESS_MIN_BYTES, type Coding, compressedBody, negotiateCoding } from './compression.js';
+import { codedEtag, etagOf, ifNoneMatchMatches } from './conditional.js';
+import { Reply } from './json.js';
+import { addVary } from './vary.js';
+
+/** How long a client may reuse a route's 200 without asking again (RouteDef.cache). */
+export interface CachePolicy {
+  maxAgeSeconds: number;
+}
+
+export function represent(reply: Reply, request: Request, cache: CachePolicy | undefined, hasher: Hasher, extra: Record<string, string>): Reply {
+  const body = reply.body;
+  const cacheable = cache !== undefined && reply.status === 200 && typeof body === 'string';
+  if (cacheable) extra['cache-control'] = `private, max-age=${cache.maxAgeSeconds}`;
+  // Usage, account and admin answers (every route without a cache policy) are never stored.
+  else if (!('cache-control' in reply.headers)) extra['cache-control'] = 'no-store';
+
+  let coding: Coding | null = null;
+  if (typeof body === 'string' && body.length >= COMPRESS_MIN_BYTES) {
+    addVary(extra, 'accept-encoding');
+    const accepted = request.headers.get('accept-encoding');
+    if (accepted) coding = negotiateCoding(accepted);
+  }
+  if (cacheable) {
+    const etag = etagOf(body, hasher);
+    extra.etag = codedEtag(etag, coding);
+    const condition = request.headers.get('if-none-match');
+    // 304: the headers a 200 would have (ETag, Cache-Control, Vary), no body (RFC 9110 §15.4.5).
+    if (condition !== null && ifNoneMatchMatches(condition, etag)) return new Reply(304, null, {});
+  }
+  if (coding === null) return reply;
+  extra['content-encoding'] = coding;
+  // HEAD announces the coding a GET would get; finalize() drops the body, so none is made.
+  if (request.method === 'HEAD') return reply;
+  return new Reply(reply.status, compressedBody(body as string, coding), reply.headers);
+}
