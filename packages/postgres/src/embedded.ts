@@ -5,8 +5,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectPostgres } from './connect.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
-import { startPgliteServer } from './pglite-server.js';
+import { type PgliteServer, startPgliteServer } from './pglite-server.js';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -17,20 +18,43 @@ export interface EmbeddedPostgres {
 export const EMBEDDED_CONNECT_OPTIONS = { max: 1 } as const;
 export const EMBEDDED_WRITER_OPTIONS = { staging: 'parameter' } as const;
 
+/**
+ * Opens the data dir's PGlite, migrated. Only one process may hold a data dir (the server or
+ * `catalogue import`): a second gets DataDirBusyError naming the holder's pid.
+ */
 export async function startEmbeddedPostgres(options: { dataDir: string; port?: number }): Promise<EmbeddedPostgres> {
   const dataDir = join(options.dataDir, 'pg');
   await mkdir(dataDir, { recursive: true });
-  const server = await startPgliteServer({ dataDir, ...(options.port === undefined ? {} : { port: options.port }) });
+  const unlock = lockDataDir(options.dataDir);
+  let server: PgliteServer;
+  try {
+    server = await startPgliteServer({ dataDir, ...(options.port === undefined ? {} : { port: options.port }) });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const sql = connectPostgres(server.url, EMBEDDED_CONNECT_OPTIONS);
   try {
     await migrate(sql);
   } catch (error) {
     await sql.end();
     await server.stop();
+    unlock();
     throw error;
   }
   await sql.end();
-  return server;
+  return {
+    url: server.url,
+    async stop() {
+      try {
+        await server.stop();
+      } finally {
+        unlock();
+      }
+    },
+  };
 }
+
+export { DataDirBusyError } from './data-dir-lock.js';
 
 export { type PgliteServer, startPgliteServer } from './pglite-server.js';

@@ -13,6 +13,10 @@ export interface CatalogueWriter {
   writeReleases(rows: ReleaseRow[]): Promise<void>;
   writeFestivals(rows: FestivalRow[]): Promise<void>;
   writeBandcamp(rows: BandcampRow[]): Promise<void>;
-  /** Recomputes what derives from the rows (slugs, search documents, signals) after a run. */
-  finish(): Promise<void>;
+  /**
+   * Recomputes what derives from the rows (slugs, search documents, signals) after a run. A
+   * store may skip the recomputation when no row changed since it last completed it;
+   * `force` recomputes regardless (`catalogue refresh`, after an upgrade that adds derived data).
+   */
+  finish(options?: { force?: boolean }): Promise<void>;
 }

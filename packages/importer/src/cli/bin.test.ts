@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,10 +39,16 @@ describe('bin/catalogue.mjs', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('exits 1 when DATABASE_URL is missing', () => {
-    const result = catalogue(['migrate']);
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain('catalogue: DATABASE_URL is not set');
+  it('without DATABASE_URL migrates the embedded default in CATALOGUE_DATA_DIR, and says so', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'catalogue-bin-'));
+    try {
+      const result = catalogue(['migrate'], { CATALOGUE_DATA_DIR: dataDir });
+      expect(result.stderr).toContain(`catalogue: no DATABASE_URL: using the embedded database in ${path.join(dataDir, 'pg')}`);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe('schema is up to date\n');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('exits 1 on a missing input file', () => {

@@ -12,11 +12,17 @@ export interface ImportContext {
   tally: Tally;
   progress: ProgressStream;
   batchSize?: number;
+  onFileImported?: (file: string, records: number, seconds: number) => void;
+  /** Told how long each step of applying a bulk import took. */
+  onStep?: (step: string, seconds: number) => void;
+  /** Records a bulk re-import skipped because they are unchanged. */
+  unchanged?: number;
 }
 
 /** Streams each dump into the writer, in the order given; progress is bytes of the file read. */
 export async function importDiscogsFiles(files: readonly string[], context: ImportContext): Promise<void> {
   for (const file of files) {
+    const startedAt = performance.now();
     const input = await openInputFile(file);
     const progress = startProgress(context.progress, path.basename(file), input.size);
     let rows = 0;
@@ -29,6 +35,7 @@ export async function importDiscogsFiles(files: readonly string[], context: Impo
         progress.update(input.bytesRead(), rows);
       });
       progress.update(input.size, rows);
+      context.onFileImported?.(file, rows, (performance.now() - startedAt) / 1000);
     } finally {
       progress.stop();
     }

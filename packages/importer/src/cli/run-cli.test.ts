@@ -208,11 +208,22 @@ describe('catalogue arguments and environment', () => {
     }
   });
 
-  it('requires DATABASE_URL', async () => {
-    const result = await run(['migrate'], createRecordingWriter(), {});
-    expect(result.code).toBe(EXIT_FAILURE);
-    expect(result.stderr).toMatch(/^catalogue: DATABASE_URL is not set/);
-    expect(result.opened).toEqual([]);
+  it('without DATABASE_URL opens the embedded default, and says so', async () => {
+    let stderr = '';
+    const opened: string[] = [];
+    const code = await runCli(['migrate'], {
+      env: { CATALOGUE_DATA_DIR: '/tmp/somewhere' },
+      stdout: { write: () => true },
+      stderr: { write: (chunk: string) => (stderr += chunk) },
+      openDatabase: async () => {
+        throw new Error('not PostgreSQL');
+      },
+      openEmbedded: async (dataDir) => {
+        opened.push(dataDir);
+        return { writer: createRecordingWriter(), migrate: async () => [], close: async () => undefined, description: 'catalogue: embedded here' };
+      },
+    });
+    expect({ code, opened, stderr }).toEqual({ code: EXIT_OK, opened: ['/tmp/somewhere'], stderr: 'catalogue: embedded here\n' });
   });
 
   it('refreshes derived data without writing rows', async () => {

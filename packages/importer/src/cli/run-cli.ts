@@ -1,12 +1,13 @@
 import { access } from 'node:fs/promises';
-import { type CatalogueDatabase, type OpenDatabase, openPostgresDatabase } from './database.js';
+import { type CatalogueDatabase, type OpenDatabase, type OpenEmbeddedDatabase, openEmbeddedDatabase, openPostgresDatabase } from './database.js';
 import type { ImportContext } from './import-discogs.js';
 import { importDiscogsFiles } from './import-discogs.js';
+import { importDiscogsBulk } from './import-discogs-bulk.js';
 import { importFeedFile } from './import-feed.js';
 import { type Command, parseCommand, UsageError } from './parse-command.js';
 import type { ProgressStream } from './progress.js';
 import { seedCatalogue } from './seed.js';
-import { Tally } from './tally.js';
+import { formatCount, Tally } from './tally.js';
 import { VERSION } from './version.js';
 
 export interface CliIo {
@@ -16,8 +17,14 @@ export interface CliIo {
   stderr: ProgressStream;
   /** How to reach the database (default: PostgreSQL through @catalogue/postgres). */
   openDatabase?: OpenDatabase;
+  /** How to open the embedded default's data dir when DATABASE_URL is unset (default: PGlite). */
+  openEmbedded?: OpenEmbeddedDatabase;
   /** Rows per batch (default: each parser's own). */
   batchSize?: number;
+  /** Told when each dump file is in: records read, seconds spent (bench/import reports it). */
+  onFileImported?: (file: string, records: number, seconds: number) => void;
+  /** Told how long each step after the files took (applying, finish()). */
+  onStep?: (step: string, seconds: number) => void;
 }
 
 export const EXIT_OK = 0;
@@ -47,12 +54,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     await checkFilesExist(command);
     const url = io.env.DATABASE_URL;
-    if (!url) {
-      throw new Error('DATABASE_URL is not set: point it at PostgreSQL, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/catalogue');
-    }
-    const database = await (io.openDatabase ?? openPostgresDatabase)(url);
+    // Without DATABASE_URL: the embedded default, the data dir `npm start` serves (docs/decisions.md §1).
+    const database = url
+      ? await (io.openDatabase ?? openPostgresDatabase)(url, io.onStep ? { onStep: io.onStep } : {})
+      : await (io.openEmbedded ?? openEmbeddedDatabase)(io.env.CATALOGUE_DATA_DIR || './.data');
     try {
-      await runCommand(command, database, { writer: database.writer, tally, progress: io.stderr, batchSize: io.batchSize }, io);
+      await runCommand(
+        command,
+        database,
+        { writer: database.writer, tally, progress: io.stderr, batchSize: io.batchSize, onFileImported: io.onFileImported, onStep: io.onStep },
+        io,
+      );
     } finally {
       await database.close();
     }
@@ -66,16 +78,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+/** What completes a catalogue whose derived data an interrupted run left out of date. */
+export const STALE_HINT =
+  'catalogue: the imported rows are in but derived data (slugs, search documents, master records, signals) is not complete: run `npx catalogue refresh` to complete it';
+
 async function runCommand(command: Command, database: CatalogueDatabase, context: ImportContext, io: CliIo): Promise<void> {
+  if (database.description) io.stderr.write(`${database.description}\n`);
   // Imports need the schema; migrations are idempotent, so applying them first is always safe.
   const applied = await database.migrate();
+  if (command.name !== 'refresh' && (await database.derivedStale?.())) {
+    io.stderr.write('catalogue: an earlier import did not complete derived data; this run completes it\n');
+  }
   if (command.name === 'migrate') {
     io.stdout.write(applied.length === 0 ? 'schema is up to date\n' : `applied ${applied.length} migrations: ${applied.join(', ')}\n`);
     return;
   }
   switch (command.name) {
     case 'import-discogs':
-      await importDiscogsFiles(command.files, context);
+      if (database.bulk) await importDiscogsBulk(command.files, database.bulk, context);
+      else await importDiscogsFiles(command.files, context);
       break;
     case 'import-feed':
       await importFeedFile(command.feed, command.file, context);
@@ -91,8 +112,14 @@ async function runCommand(command: Command, database: CatalogueDatabase, context
   // Derived data (slugs, search documents, master records, signals) only after every batch of
   // the run is in.
   if (io.stderr.isTTY) io.stderr.write('recomputing derived data (slugs, search documents, master records, signals)…\n');
-  await context.writer.finish();
-  io.stdout.write(command.name === 'refresh' ? 'derived data recomputed\n' : `imported ${context.tally.summary()}\n`);
+  try {
+    await (command.name === 'refresh' ? context.writer.finish({ force: true }) : context.writer.finish());
+  } catch (error) {
+    // docs/decisions.md §5: derived data is never left half-built silently.
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${STALE_HINT}`, { cause: error });
+  }
+  const unchanged = context.unchanged ? ` (${formatCount(context.unchanged)} unchanged records skipped)` : '';
+  io.stdout.write(command.name === 'refresh' ? 'derived data recomputed\n' : `imported ${context.tally.summary()}${unchanged}\n`);
 }
 
 /** Fails before anything is written when a named file is missing. */

@@ -114,7 +114,9 @@ function summaryLines(command: CommandHelp): string {
 export const USAGE = `Usage: catalogue <command> [arguments]
 
 Load the music catalogue into PostgreSQL. DATABASE_URL selects the database
-(e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/catalogue).
+(e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/catalogue); without it, the
+embedded database npm start serves ($CATALOGUE_DATA_DIR/pg, default ./.data/pg),
+which must not be in use by a running server.
 
 Commands:
 ${COMMANDS.map(summaryLines).join('\n')}
@@ -122,7 +124,11 @@ ${COMMANDS.map(summaryLines).join('\n')}
 ${OPTIONS}
 
 Run catalogue <command> --help for one command in full. A file whose name starts with '-'
-goes after '--'. On bad input the exit code is 1 (2 for a usage error).
+goes after '--'. Re-importing a file changes nothing: rows are replaced by id, and on
+PostgreSQL unchanged Discogs records are skipped unread. On bad input the import stops with
+a message naming the file and the record or line and the exit code is 1 (2 for a usage
+error); a Discogs import on PostgreSQL then changes nothing at all, other imports keep the
+batches written.
 See packages/importer/README.md for the JSONL feed formats.
 `;
 

@@ -21,7 +21,11 @@ import { analyzeCatalogue, vacuumCatalogue } from './vacuum.js';
 export interface WriterOptions {
   /** 'copy' (PostgreSQL, default) or 'parameter' (PGlite, whose socket server has no COPY). */
   staging?: StagingMode;
-  /** Rows per page when finish() rebuilds derived tables (default 5,000). */
+  /**
+   * Rows per page when finish() rebuilds derived tables (default 5,000; 1,000 on PostgreSQL,
+   * where two rebuilds run side by side, each reading a page ahead: the loader's memory stays
+   * within its 300 MB goal, issue 13).
+   */
   pageSize?: number;
   /** Told how long each step of finish() took (the bench reports where a load's time goes). */
   onFinishStep?: (step: string, seconds: number) => void;
@@ -29,7 +33,7 @@ export interface WriterOptions {
 
 export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): CatalogueWriter {
   const mode = options.staging ?? 'copy';
-  const pageSize = options.pageSize ?? 5_000;
+  const pageSize = options.pageSize ?? (mode === 'copy' ? 1_000 : 5_000);
   const write = <T>(rows: readonly T[], idOf: (row: T) => number, merge: (tx: TransactionSql) => Promise<void>, docOf: (row: T) => unknown = (row) => row) =>
     stageAndMerge(sql, mode, lastById(rows, idOf).map(docOf), merge);
 
@@ -50,31 +54,62 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
           _release_keys: row.releases.map((release) => releaseUrlKey(release.url)),
         }),
       ),
-    async finish() {
+    async finish(finishOptions = {}) {
       const step = async (name: string, run: () => Promise<void>) => {
         const startedAt = performance.now();
         await run();
         options.onFinishStep?.(name, (performance.now() - startedAt) / 1000);
       };
-      // First: links, slugs and records below count the stubs as agents like any other.
-      await step('agent stubs', () => refreshAgentStubs(sql));
-      await step('links', () => recomputeLinks(sql));
-      // The passes below join the freshly written tables; without statistics the planner took
-      // labels (tens of thousands of rows) for empty and scanned them once per master.
-      await step('analyze', () => analyzeCatalogue(sql));
-      await step('slugs', async () => {
-        for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
-      });
-      await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
-      // After slugs: a record carries the slugs of the artists and labels it credits.
-      await step('master records', () => rebuildMasterRecords(sql, pageSize));
-      await step('facet totals', () => recomputeFacetTotals(sql));
-      await step('signals', () => recomputeSignals(sql, pageSize));
-      await step('vacuum analyze', () => vacuumCatalogue(sql));
+      // Nothing changed since derived data was last completed (an unchanged re-import): only the
+      // generation advances (docs/decisions.md §5).
+      if (finishOptions.force || (await derivedDataStale(sql))) await recomputeDerived(step);
       // Last: the new generation is announced only once everything above is committed.
       await step('generation', async () => {
         await advanceGeneration(sql);
       });
     },
   };
+
+  async function recomputeDerived(step: (name: string, run: () => Promise<void>) => Promise<void>): Promise<void> {
+    // First: links, slugs and records below count the stubs as agents like any other.
+    await step('agent stubs', () => refreshAgentStubs(sql));
+    await step('links', () => recomputeLinks(sql));
+    // The passes below join the freshly written tables; without statistics the planner took
+    // labels (tens of thousands of rows) for empty and scanned them once per master.
+    await step('analyze', () => analyzeCatalogue(sql));
+    await step('slugs', async () => {
+      for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
+    });
+    // Search documents (then the facet totals counted from them) and master records read the
+    // same tables and write different ones: on PostgreSQL they run side by side, each on its
+    // own connections, so both cores work (issue 13). PGlite serves one connection: in turn.
+    const searchThenFacets = async () => {
+      await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
+      await step('facet totals', () => recomputeFacetTotals(sql));
+    };
+    // After slugs: a record carries the slugs of the artists and labels it credits.
+    const masterRecords = () => step('master records', () => rebuildMasterRecords(sql, pageSize, mode));
+    // Each side holds a connection while it COPYs and reads on another: with fewer than four
+    // (a test's small pool) they run in turn; postgres.js hung when both queued on one.
+    if (mode === 'copy' && (sql.options.max ?? 0) >= 4) {
+      // Both settle before an error is raised, so none is left writing after the caller moves on.
+      const failed = (await Promise.allSettled([searchThenFacets(), masterRecords()])).find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    } else {
+      await searchThenFacets();
+      await masterRecords();
+    }
+    await step('signals', () => recomputeSignals(sql, pageSize));
+    await step('vacuum analyze', () => vacuumCatalogue(sql));
+  }
+}
+
+/**
+ * True unless derived data is known complete: derived_stale is false and a finish() has
+ * completed (generation > 0). A database whose rows were written some other way before its
+ * first finish() is always recomputed.
+ */
+async function derivedDataStale(sql: Sql): Promise<boolean> {
+  const [state] = await sql<Array<{ stale: boolean; generation: string }>>`SELECT derived_stale AS stale, generation::text FROM catalogue_state`;
+  return !state || state.stale || state.generation === '0';
 }

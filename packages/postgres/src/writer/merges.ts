@@ -12,7 +12,7 @@ export async function mergeArtists(tx: TransactionSql): Promise<void> {
     SELECT (doc->>'discogs_id')::int, (doc->>'discogs_id')::int * 4 + 1, doc->>'name', doc->>'mbid', doc->>'spotify_id', doc
     FROM staging_rows
     ON CONFLICT (discogs_id) DO UPDATE
-      SET name = EXCLUDED.name, mbid = EXCLUDED.mbid, spotify_id = EXCLUDED.spotify_id, doc = EXCLUDED.doc, stub = false
+      SET name = EXCLUDED.name, mbid = EXCLUDED.mbid, spotify_id = EXCLUDED.spotify_id, doc = EXCLUDED.doc, slug_base = NULL, content_hash = NULL, stub = false
       WHERE artists.doc IS DISTINCT FROM EXCLUDED.doc OR artists.stub`;
 }
 
@@ -22,7 +22,7 @@ export async function mergeLabels(tx: TransactionSql): Promise<void> {
     SELECT (doc->>'discogs_id')::int, (doc->>'discogs_id')::int * 4 + 2, doc->>'name', (doc->'parent'->>'discogs_id')::int, doc
     FROM staging_rows
     ON CONFLICT (discogs_id) DO UPDATE
-      SET name = EXCLUDED.name, parent_id = EXCLUDED.parent_id, doc = EXCLUDED.doc, stub = false
+      SET name = EXCLUDED.name, parent_id = EXCLUDED.parent_id, doc = EXCLUDED.doc, slug_base = NULL, content_hash = NULL, stub = false
       WHERE labels.doc IS DISTINCT FROM EXCLUDED.doc OR labels.stub`;
 }
 
@@ -36,7 +36,7 @@ export async function mergeMasters(tx: TransactionSql): Promise<void> {
       FROM staging_rows
       ON CONFLICT (master_id) DO UPDATE
         SET title = EXCLUDED.title, year = EXCLUDED.year, main_release_id = EXCLUDED.main_release_id,
-            genres = EXCLUDED.genres, styles = EXCLUDED.styles, doc = EXCLUDED.doc
+            genres = EXCLUDED.genres, styles = EXCLUDED.styles, doc = EXCLUDED.doc, content_hash = NULL
         WHERE masters.doc IS DISTINCT FROM EXCLUDED.doc
       RETURNING master_id
     )
@@ -56,7 +56,8 @@ export async function mergeReleases(tx: TransactionSql): Promise<void> {
       SELECT (doc->>'release_id')::int, (doc->>'master_id')::int, (doc->>'is_main_release')::boolean, doc->>'released', doc
       FROM staging_rows
       ON CONFLICT (release_id) DO UPDATE
-        SET master_id = EXCLUDED.master_id, is_main_release = EXCLUDED.is_main_release, released = EXCLUDED.released, doc = EXCLUDED.doc
+        SET master_id = EXCLUDED.master_id, is_main_release = EXCLUDED.is_main_release, released = EXCLUDED.released, doc = EXCLUDED.doc,
+            content_hash = NULL
         WHERE releases.doc IS DISTINCT FROM EXCLUDED.doc
       RETURNING release_id
     )
@@ -75,7 +76,7 @@ export async function mergeFestivals(tx: TransactionSql): Promise<void> {
     SELECT (doc->>'festival_id')::int, (doc->>'festival_id')::int * 4 + 3, doc->>'name', doc
     FROM staging_rows
     ON CONFLICT (festival_id) DO UPDATE
-      SET name = EXCLUDED.name, doc = EXCLUDED.doc
+      SET name = EXCLUDED.name, doc = EXCLUDED.doc, slug_base = NULL
       WHERE festivals.doc IS DISTINCT FROM EXCLUDED.doc`;
   await tx`DELETE FROM festival_lineups WHERE festival_id IN (SELECT (doc->>'festival_id')::int FROM staging_rows)`;
   // Two editions in one year, or an artist twice in a lineup: the first slot is kept.

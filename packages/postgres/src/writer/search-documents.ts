@@ -6,6 +6,8 @@
 import { clusterIdOf, type FestivalRow, type MasterRow, type ReleaseRow } from '@catalogue/core';
 import { type MasterFacetValues, mainGenreOf, masterSearchEntry, type SearchEntry, searchEntry } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
+import { copyInt, copyJson, copyText, copyTextArray } from '../bulk/copy-text.js';
+import { rebuildByCopy } from '../bulk/table-swap.js';
 import { fillStaging, type StagingMode } from './staging.js';
 
 const KIND = { master: 0, artist: 1, label: 2, festival: 3 } as const;
@@ -97,6 +99,60 @@ function masterDocument(source: MasterSource): SearchDocument {
   };
 }
 
+const DOCUMENT_COLUMNS = [
+  'kind',
+  'id',
+  'slug',
+  'name',
+  'year',
+  'artists',
+  'genres',
+  'styles',
+  'name_key',
+  'tokens',
+  'tsv',
+  'phrase_text',
+  'credits',
+  'score0',
+  'formats',
+  'country',
+  'labels',
+  'genre_keys',
+  'style_keys',
+  'format_keys',
+  'country_key',
+  'label_keys',
+] as const;
+
+/** One COPY line of DOCUMENT_COLUMNS: the values insertDocuments writes through jsonb. */
+function documentLine(d: SearchDocument): string {
+  const float = (n: number) => String(n);
+  return `${[
+    d.kind,
+    d.id,
+    copyText(d.slug),
+    copyText(d.name),
+    copyInt(d.year),
+    copyTextArray(d.artists),
+    copyTextArray(d.genres),
+    copyTextArray(d.styles),
+    copyText(d.name_key),
+    copyTextArray(d.tokens),
+    copyText(d.tsv_text),
+    copyText(d.phrase_text),
+    d.credits === undefined ? '\\N' : copyJson(d.credits),
+    float(d.score0),
+    copyTextArray(d.formats ?? []),
+    copyText(d.country ?? null),
+    copyTextArray(d.labels ?? []),
+    copyTextArray(d.genre_keys ?? []),
+    copyTextArray(d.style_keys ?? []),
+    copyTextArray(d.format_keys ?? []),
+    copyText(d.country_key ?? null),
+    copyTextArray(d.label_keys ?? []),
+  ].join('\t')}\n`;
+}
+
 async function insertDocuments(tx: TransactionSql, mode: StagingMode, documents: SearchDocument[]): Promise<void> {
   if (documents.length === 0) return;
   await fillStaging(tx, mode, documents);
@@ -111,25 +167,46 @@ async function insertDocuments(tx: TransactionSql, mode: StagingMode, documents:
 }
 
 /** Keyset pages over one id column, so no cursor holds the transaction's only connection. */
-async function forEachPage<T extends { page_id: number }>(
+export async function forEachPage<T extends { page_id: number }>(
   fetch: (after: number) => Promise<readonly T[]>,
   handle: (rows: readonly T[]) => Promise<void>,
 ): Promise<void> {
-  let after = -2_147_483_648;
+  // The next page is read while this one is handled, so the database and this process work at
+  // once (issue 13: the loader waited on each page's query most of the step).
+  let next = fetch(-2_147_483_648);
   for (;;) {
-    const rows = await fetch(after);
+    const rows = await next;
     if (rows.length === 0) return;
+    next = fetch((rows[rows.length - 1] as T).page_id);
+    // Observed on the next turn; this only stops an "unhandled rejection" if handle() throws.
+    next.catch(() => undefined);
     await handle(rows);
-    after = (rows[rows.length - 1] as T).page_id;
   }
 }
 
+/**
+ * On PostgreSQL the documents are COPYed into a fresh table whose indexes are built after the
+ * load, then swapped in (bulk/table-swap.ts): inserting into the live table maintained six GIN
+ * indexes row by row and was most of finish()'s time (issue 13). PGlite has no COPY: there the
+ * table is emptied and refilled in one transaction.
+ */
 export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSize: number): Promise<void> {
+  if (mode === 'copy') {
+    await rebuildByCopy(sql, 'search_documents', DOCUMENT_COLUMNS, (write) =>
+      produceDocuments(sql, pageSize, (documents) => write(documents.map(documentLine).join(''))),
+    );
+    return;
+  }
   await sql.begin(async (tx) => {
     await tx`DELETE FROM search_documents`;
+    await produceDocuments(tx, pageSize, (documents) => insertDocuments(tx, mode, documents));
+  });
+}
 
-    await forEachPage(
-      (after) => tx<Array<MasterSource & { page_id: number }>>`
+/** Every search document, a page at a time, handed to `emit`. */
+async function produceDocuments(reader: Sql | TransactionSql, pageSize: number, emit: (documents: SearchDocument[]) => Promise<void>): Promise<void> {
+  await forEachPage(
+    (after) => reader<Array<MasterSource & { page_id: number }>>`
         SELECT m.master_id AS page_id, m.doc AS master, r.doc AS main_release,
                (SELECT count(*)::int FROM releases x WHERE x.master_id = m.master_id) AS release_count,
                (SELECT coalesce(json_agg(json_build_object('id', l.discogs_id, 'slug', l.slug, 'name', l.name)), '[]'::json)
@@ -138,83 +215,76 @@ export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSi
                   FROM master_artists ma JOIN artists a ON a.discogs_id = ma.artist_id WHERE ma.master_id = m.master_id) AS artist_slugs
         FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
         WHERE m.master_id > ${after} ORDER BY m.master_id LIMIT ${pageSize}`,
-      (rows) => insertDocuments(tx, mode, rows.map(masterDocument)),
-    );
+    (rows) => emit(rows.map(masterDocument)),
+  );
 
-    await forEachPage(
-      (after) => tx<Array<{ page_id: number; name: string; slug: string | null; master_count: number; genres: string[][] | null }>>`
+  await forEachPage(
+    (after) => reader<Array<{ page_id: number; name: string; slug: string | null; master_count: number; genres: string[][] | null }>>`
         SELECT a.discogs_id AS page_id, a.name, a.slug, a.master_count,
                (SELECT json_agg(m.genres) FROM master_artists ma JOIN masters m ON m.master_id = ma.master_id WHERE ma.artist_id = a.discogs_id) AS genres
         FROM artists a WHERE a.discogs_id > ${after} ORDER BY a.discogs_id LIMIT ${pageSize}`,
-      (rows) =>
-        insertDocuments(
-          tx,
-          mode,
-          rows.map((row) => {
-            const genre = mainGenreOf((row.genres ?? []).map((genres) => ({ genres })));
-            const hit = {
-              type: 'artist' as const,
-              id: clusterIdOf('artist', row.page_id),
-              slug: row.slug,
-              name: row.name,
-              year: null,
-              artists: [],
-              genres: genre ? [genre] : [],
-              styles: [],
-            };
-            return documentOf(searchEntry(hit, row.name, [], [], row.master_count, null));
-          }),
-        ),
-    );
+    (rows) =>
+      emit(
+        rows.map((row) => {
+          const genre = mainGenreOf((row.genres ?? []).map((genres) => ({ genres })));
+          const hit = {
+            type: 'artist' as const,
+            id: clusterIdOf('artist', row.page_id),
+            slug: row.slug,
+            name: row.name,
+            year: null,
+            artists: [],
+            genres: genre ? [genre] : [],
+            styles: [],
+          };
+          return documentOf(searchEntry(hit, row.name, [], [], row.master_count, null));
+        }),
+      ),
+  );
 
-    await forEachPage(
-      (after) => tx<Array<{ page_id: number; name: string; slug: string | null; master_count: number }>>`
+  await forEachPage(
+    (after) => reader<Array<{ page_id: number; name: string; slug: string | null; master_count: number }>>`
         SELECT discogs_id AS page_id, name, slug, master_count FROM labels
         WHERE discogs_id > ${after} ORDER BY discogs_id LIMIT ${pageSize}`,
-      (rows) =>
-        insertDocuments(
-          tx,
-          mode,
-          rows.map((row) => {
-            const hit = {
-              type: 'label' as const,
-              id: clusterIdOf('label', row.page_id),
-              slug: row.slug,
-              name: row.name,
-              year: null,
-              artists: [],
-              genres: [],
-              styles: [],
-            };
-            return documentOf(searchEntry(hit, row.name, [], [], row.master_count, null));
-          }),
-        ),
-    );
+    (rows) =>
+      emit(
+        rows.map((row) => {
+          const hit = {
+            type: 'label' as const,
+            id: clusterIdOf('label', row.page_id),
+            slug: row.slug,
+            name: row.name,
+            year: null,
+            artists: [],
+            genres: [],
+            styles: [],
+          };
+          return documentOf(searchEntry(hit, row.name, [], [], row.master_count, null));
+        }),
+      ),
+  );
 
-    await forEachPage(
-      (after) => tx<Array<{ page_id: number; slug: string | null; doc: FestivalRow }>>`
+  await forEachPage(
+    (after) => reader<Array<{ page_id: number; slug: string | null; doc: FestivalRow }>>`
         SELECT festival_id AS page_id, slug, doc FROM festivals
         WHERE festival_id > ${after} ORDER BY festival_id LIMIT ${pageSize}`,
-      (rows) =>
-        insertDocuments(
-          tx,
-          mode,
-          rows.map((row) => {
-            const festival = row.doc;
-            const lineup = new Set(festival.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
-            const hit = {
-              type: 'festival' as const,
-              id: clusterIdOf('festival', row.page_id),
-              slug: row.slug,
-              name: festival.name,
-              year: null,
-              artists: [],
-              genres: festival.genres,
-              styles: [],
-            };
-            return documentOf(searchEntry(hit, festival.name, [], festival.genres, lineup.size, null));
-          }),
-        ),
-    );
-  });
+    (rows) =>
+      emit(
+        rows.map((row) => {
+          const festival = row.doc;
+          const lineup = new Set(festival.editions.flatMap((edition) => edition.lineup.map((slot) => slot.artist_discogs_id)));
+          const hit = {
+            type: 'festival' as const,
+            id: clusterIdOf('festival', row.page_id),
+            slug: row.slug,
+            name: festival.name,
+            year: null,
+            artists: [],
+            genres: festival.genres,
+            styles: [],
+          };
+          return documentOf(searchEntry(hit, festival.name, [], festival.genres, lineup.size, null));
+        }),
+      ),
+  );
 }

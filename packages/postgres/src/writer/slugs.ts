@@ -1,10 +1,13 @@
 /**
- * Slugs are global per kind (a collision is settled by the lowest source id), so they are
- * assigned after a run over every row of the kind with core's assignSlugs, the same function
- * the memory catalogue uses.
+ * Slugs are global per kind (a collision is settled by the lowest source id: core's
+ * assignSlugs). Each row's base is core's slugBase, stored in slug_base where the row is
+ * written (migration 0009); rows written without one get it here, a page at a time. Then one
+ * set-based statement gives each row its slug — the base for the lowest id holding it,
+ * `${base}-${id}` for the others, exactly as assignSlugs does — and rewrites only rows whose
+ * slug changes, so memory stays flat whatever the catalogue's size (issue 13).
  */
 import type { AgentKind } from '@catalogue/core';
-import { assignSlugs } from '@catalogue/core/catalogue';
+import { slugBase } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 
 const TABLES = {
@@ -13,20 +16,30 @@ const TABLES = {
   festival: { table: 'festivals', id: 'festival_id' },
 } as const;
 
+const PAGE = 5_000;
+
+export async function fillSlugBases(sql: Sql, kind: AgentKind): Promise<void> {
+  const { table, id } = TABLES[kind];
+  for (;;) {
+    const rows = await sql<Array<{ id: number; name: string }>>`
+      SELECT ${sql(id)} AS id, name FROM ${sql(table)} WHERE slug_base IS NULL ORDER BY ${sql(id)} LIMIT ${PAGE}`;
+    if (rows.length === 0) return;
+    await sql`
+      UPDATE ${sql(table)} AS t SET slug_base = u.base
+      FROM unnest(${rows.map((row) => row.id)}::int[], ${rows.map((row) => slugBase(kind, row.id, row.name))}::text[]) AS u(id, base)
+      WHERE t.${sql(id)} = u.id`;
+  }
+}
+
 export async function recomputeSlugs(sql: Sql, kind: AgentKind): Promise<void> {
   const { table, id } = TABLES[kind];
-  await sql.begin(async (tx) => {
-    const rows = await tx<Array<{ id: number; name: string; slug: string | null }>>`
-      SELECT ${tx(id)} AS id, name, slug FROM ${tx(table)}`;
-    const slugs = assignSlugs(
-      kind,
-      rows.map((row) => ({ sourceId: row.id, name: row.name })),
-    );
-    const changed = rows.filter((row) => slugs.get(row.id) !== row.slug);
-    if (changed.length === 0) return;
-    await tx`
-      UPDATE ${tx(table)} AS t SET slug = u.slug
-      FROM unnest(${changed.map((row) => row.id)}::int[], ${changed.map((row) => slugs.get(row.id) as string)}::text[]) AS u(id, slug)
-      WHERE t.${tx(id)} = u.id`;
-  });
+  await fillSlugBases(sql, kind);
+  await sql`
+    UPDATE ${sql(table)} AS t SET slug = s.slug
+    FROM (
+      SELECT ${sql(id)} AS id,
+             CASE WHEN ${sql(id)} = min(${sql(id)}) OVER (PARTITION BY slug_base) THEN slug_base ELSE slug_base || '-' || ${sql(id)} END AS slug
+      FROM ${sql(table)}
+    ) AS s
+    WHERE t.${sql(id)} = s.id AND t.slug IS DISTINCT FROM s.slug`;
 }

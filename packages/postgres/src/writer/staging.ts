@@ -43,12 +43,16 @@ export async function fillStaging(tx: TransactionSql, mode: StagingMode, docs: r
   }
 }
 
-/** Stages `docs` and runs `merge` in the same transaction: all or nothing. */
+/**
+ * Stages `docs` and runs `merge` in the same transaction: all or nothing. The same transaction
+ * marks derived data stale (migration 0009), so a run that stops before finish() is known.
+ */
 export async function stageAndMerge(sql: Sql, mode: StagingMode, docs: readonly unknown[], merge: (tx: TransactionSql) => Promise<void>): Promise<void> {
   if (docs.length === 0) return;
   await sql.begin(async (tx) => {
     await fillStaging(tx, mode, docs);
     await merge(tx);
+    await tx`UPDATE catalogue_state SET derived_stale = true WHERE NOT derived_stale`;
   });
 }
 

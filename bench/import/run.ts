@@ -1,0 +1,186 @@
+/**
+ * bench/import (issue 13): imports a Discogs-format dump end to end — parse, load, indexes,
+ * every derived table (finish()), ready to serve — and prints records/s per file kind, the
+ * total wall time, and the peak RSS of the loader and of PostgreSQL; then imports the same
+ * dump again and says how long that took and whether any row changed.
+ *
+ *   npm run bench:import                          # 100,000 records per file kind
+ *   BENCH_IMPORT_N=1000000 npm run bench:import   # 1,000,000 per kind
+ *   BENCH_IMPORT_MIX=2020 npm run bench:import    # 4 × N records in the 2020-08 proportions
+ *
+ * The dump is built once from data/discogs (dump.ts) under BENCH_IMPORT_DIR
+ * (/tmp/catalogue-bench-import). The database is a fresh `catalogue_bench_import_<random>` on
+ * 127.0.0.1:5432 (BENCH_ADMIN_URL), dropped at the end unless BENCH_KEEP=1.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { changedTables, tableChecksums } from '../../packages/importer/src/test-support/table-checksums.js';
+import { buildDump, KINDS, type Kind } from './dump.js';
+import type { LoadFigures } from './load.js';
+
+const env = process.env;
+const perKind = Number(env.BENCH_IMPORT_N ?? 100_000);
+const mix2020 = env.BENCH_IMPORT_MIX === '2020';
+const directory = env.BENCH_IMPORT_DIR ?? '/tmp/catalogue-bench-import';
+const adminUrl = env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** The 2020-08 dump: 7.0 M artists, 1.6 M labels, 1.7 M masters, 12.9 M releases. */
+const DUMP_2020_08: Record<Kind, number> = { artists: 7_000_000, labels: 1_600_000, masters: 1_700_000, releases: 12_900_000 };
+const total2020 = Object.values(DUMP_2020_08).reduce((a, b) => a + b, 0);
+
+function countsFor(): Record<Kind, number> {
+  if (!mix2020) return Object.fromEntries(KINDS.map((kind) => [kind, perKind])) as Record<Kind, number>;
+  // Same total as N per kind, in the 2020-08 proportions (rounded to whole samples).
+  return Object.fromEntries(KINDS.map((kind) => [kind, Math.round((4 * perKind * DUMP_2020_08[kind]) / total2020 / 1000) * 1000])) as Record<Kind, number>;
+}
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** RSS (kB) of a process from /proc, 0 when it is gone. */
+function rssKb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Samples, every 200 ms, the summed RSS of the PostgreSQL processes serving the bench database
+ * (its backends and their parallel workers, from pg_stat_activity); keeps the peak.
+ */
+function samplePostgres(url: string, database: string): { stop(): Promise<number> } {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  let peakKb = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const rows = await sql<Array<{ pid: number }>>`SELECT pid FROM pg_stat_activity WHERE datname = ${database} AND pid <> pg_backend_pid()`;
+        const sum = rows.reduce((total, row) => total + rssKb(row.pid), 0);
+        peakKb = Math.max(peakKb, sum);
+      } catch {
+        // The database may be busy being created or dropped; the next sample will do.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      await sql.end({ timeout: 5 });
+      return peakKb / 1024;
+    },
+  };
+}
+
+function spawnLoader(url: string, files: string[]): ChildProcess {
+  const script = fileURLToPath(new URL('./load.ts', import.meta.url));
+  return spawn(process.execPath, ['--conditions=catalogue-source', '--import', 'tsx', script, url, ...files], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+async function load(url: string, database: string, files: string[]): Promise<LoadFigures & { postgresPeakMb: number }> {
+  const sampler = samplePostgres(url, database);
+  const child = spawnLoader(url, files);
+  const line = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`loader exited with code ${code}`)));
+  });
+  await new Promise((resolve) => child.once('exit', resolve));
+  const postgresPeakMb = await sampler.stop();
+  const figures = JSON.parse(line) as LoadFigures;
+  if (figures.exitCode !== 0) throw new Error(`the import failed (exit code ${figures.exitCode})`);
+  return { ...figures, postgresPeakMb };
+}
+
+const kindOf = (file: string) => KINDS.find((kind) => path.basename(file).includes(`_${kind}_`)) ?? file;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+function printRun(title: string, figures: LoadFigures & { postgresPeakMb: number }): void {
+  const records = figures.files.reduce((total, file) => total + file.records, 0);
+  const lines = [
+    `${title}`,
+    '| file kind | records | seconds | records/s |',
+    '|---|---:|---:|---:|',
+    ...figures.files.map((file) => `| ${kindOf(file.file)} | ${fmt(file.records)} | ${file.seconds.toFixed(1)} | ${fmt(file.records / file.seconds)} |`),
+    `| after the files (apply, indexes, finish()) | | ${figures.finishSeconds.toFixed(1)} | |`,
+    ...Object.entries(figures.steps ?? {}).map(([step, seconds]) => `| · ${step} | | ${seconds.toFixed(1)} | |`),
+    `| **end to end** | ${fmt(records)} | ${figures.wallSeconds.toFixed(1)} | **${fmt(records / figures.wallSeconds)}** |`,
+    '',
+    `loader peak RSS ${fmt(figures.maxRssMb)} MB · PostgreSQL peak RSS ${fmt(figures.postgresPeakMb)} MB (backends of the bench database, summed)`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** What the measured rates say the 2020-08 dump would take (per-kind rates, the rest scaled by records). */
+function print2020Projection(figures: LoadFigures): void {
+  const records = figures.files.reduce((total, file) => total + file.records, 0);
+  const rows = figures.files.map((file) => {
+    const kind = kindOf(file.file) as Kind;
+    const count = DUMP_2020_08[kind] ?? 0;
+    return { kind, count, seconds: count / (file.records / file.seconds) };
+  });
+  const rest = figures.finishSeconds * (total2020 / records);
+  const totalSeconds = rows.reduce((sum, row) => sum + row.seconds, 0) + rest;
+  const lines = [
+    "projected to the 2020-08 mix (this run's rate per file kind; what follows the files scaled by records)",
+    '| file kind | records | projected seconds |',
+    '|---|---:|---:|',
+    ...rows.map((row) => `| ${row.kind} | ${fmt(row.count)} | ${fmt(row.seconds)} |`),
+    `| after the files | | ${fmt(rest)} |`,
+    `| **total** | ${fmt(total2020)} | ${fmt(totalSeconds)} (${(totalSeconds / 60).toFixed(1)} min, ${fmt(total2020 / totalSeconds)} records/s) |`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+const counts = countsFor();
+log(`dump: ${KINDS.map((kind) => `${fmt(counts[kind])} ${kind}`).join(', ')} (${directory})`);
+const files = await buildDump(directory, counts, log);
+const fileList = KINDS.map((kind) => files[kind]);
+
+const database = `catalogue_bench_import_${Math.random().toString(36).slice(2, 10)}`;
+const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+await admin.unsafe(`CREATE DATABASE ${database}`);
+const url = new URL(adminUrl);
+url.pathname = `/${database}`;
+try {
+  log(`database ${database}: first import …`);
+  const first = await load(url.toString(), database, fileList);
+  const inspect = postgres(url.toString(), { max: 1, onnotice: () => undefined });
+  const before = await tableChecksums(inspect);
+  log('re-import of the same dump …');
+  const second = await load(url.toString(), database, fileList);
+  const after = await tableChecksums(inspect);
+  await inspect.end({ timeout: 5 });
+  const changed = changedTables(before, after);
+
+  const machine = `${env.HOSTNAME ?? 'this machine'}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
+  process.stdout.write(
+    `\n## bench:import — ${mix2020 ? `2020-08 mix, ${fmt(4 * perKind)} records` : `${fmt(perKind)} records per file kind`} (${machine})\n\n`,
+  );
+  printRun('first import', first);
+  if (!mix2020) print2020Projection(first);
+  printRun('re-import of the unchanged dump', second);
+  process.stdout.write(
+    `re-import / first import: ${((100 * second.wallSeconds) / first.wallSeconds).toFixed(1)} % of the time (goal ≤ 25 %); ` +
+      `rows changed: ${changed.length === 0 ? 'none (row counts and checksums of every table equal)' : `in ${changed.join(', ')}`}\n`,
+  );
+  process.stdout.write(`${JSON.stringify({ perKind, mix2020, counts, first, second, changedTables: changed })}\n`);
+} finally {
+  if (env.BENCH_KEEP !== '1') await admin.unsafe(`DROP DATABASE ${database} WITH (FORCE)`);
+  else log(`kept ${url}`);
+  await admin.end({ timeout: 5 });
+}

@@ -1,0 +1,111 @@
+/**
+ * The bulk import on real PostgreSQL (issue 13): an unchanged re-import changes no row of any
+ * table, a changed record is the only one rewritten, and a failed import (a truncated gzip, a
+ * bad record) leaves the previous complete state served.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { connectPostgres, createPostgresCatalogue } from '@catalogue/postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discogsSample, fixturesDir } from '../test-support/paths.js';
+import { changedTables, tableChecksums } from '../test-support/table-checksums.js';
+import { runCli } from './run-cli.js';
+
+const SERVER = 'postgres://postgres@127.0.0.1:5432';
+const database = `catalogue_bulk_${randomBytes(4).toString('hex')}`;
+const url = `${SERVER}/${database}`;
+const SAMPLES = [discogsSample('artists'), discogsSample('labels'), discogsSample('masters'), discogsSample('releases')];
+const scratch = mkdtempSync(path.join(tmpdir(), 'catalogue-bulk-'));
+
+const admin = connectPostgres(`${SERVER}/test`, { max: 1 });
+const sql = connectPostgres(url, { max: 1 });
+
+beforeAll(async () => {
+  await admin.unsafe(`CREATE DATABASE ${database}`);
+});
+
+afterAll(async () => {
+  await sql.end({ timeout: 5 });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.end({ timeout: 5 });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function importFiles(files: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(['import', 'discogs', ...files], {
+    env: { DATABASE_URL: url },
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: { write: (chunk: string) => (stderr += chunk) },
+  });
+  return { code, stdout, stderr };
+}
+
+async function state(): Promise<{ generation: number; stale: boolean; importTables: number }> {
+  const [row] = await sql<Array<{ generation: string; stale: boolean; import_tables: number }>>`
+    SELECT generation::text, derived_stale AS stale,
+           (SELECT count(*)::int FROM pg_tables WHERE tablename LIKE 'import\\_%') AS import_tables
+    FROM catalogue_state`;
+  return { generation: Number(row?.generation), stale: row?.stale ?? true, importTables: row?.import_tables ?? -1 };
+}
+
+describe('catalogue import discogs, bulk path', () => {
+  it('re-importing an unchanged dump skips every record and changes no row of any table', async () => {
+    const first = await importFiles(SAMPLES);
+    expect(first.code, first.stderr).toBe(0);
+    const before = await tableChecksums(sql);
+    expect(before.search_documents?.rows).toBe(3000);
+    expect(before.master_records?.rows).toBe(1000);
+    const afterFirst = await state();
+    expect(afterFirst).toMatchObject({ stale: false, importTables: 0 });
+
+    const second = await importFiles(SAMPLES);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain('(4,000 unchanged records skipped)');
+    expect(changedTables(before, await tableChecksums(sql))).toEqual([]);
+    // The generation still advances last (serving processes drop what they kept).
+    expect(await state()).toEqual({ generation: afterFirst.generation + 1, stale: false, importTables: 0 });
+  });
+
+  it('a changed record is the only row rewritten, and derived data follows it', async () => {
+    const before = await tableChecksums(sql);
+    const file = path.join(scratch, 'artists.xml');
+    writeFileSync(file, '<artists>\n<artist><id>1</id><name>The Persuader Renamed</name></artist>\n</artists>\n');
+    const result = await importFiles([file]);
+    expect(result.code, result.stderr).toBe(0);
+    const changed = changedTables(before, await tableChecksums(sql));
+    expect(changed).toContain('artists');
+    expect(changed).not.toContain('masters');
+    expect(changed).not.toContain('releases');
+    const [artist] = await sql`SELECT name, slug FROM artists WHERE discogs_id = 1`;
+    expect(artist).toEqual({ name: 'The Persuader Renamed', slug: 'the-persuader-renamed' });
+    const [document] = await sql`SELECT name FROM search_documents WHERE kind = 1 AND id = ${1 * 4 + 1}`;
+    expect(document).toEqual({ name: 'The Persuader Renamed' });
+    // Put the sample's record back for the next test.
+    expect((await importFiles([discogsSample('artists')])).code).toBe(0);
+  });
+
+  it.each([
+    ['a truncated gzip', 'truncated-masters.xml.gz', /truncated-masters\.xml\.gz: cannot read the file: unexpected end of file/],
+    ['a bad record', 'missing-id.xml', /missing-id\.xml, record #3: artist has no <id>/],
+  ])('a failed import (%s) leaves the previous complete state served', async (_name, fixture, message) => {
+    const before = await tableChecksums(sql);
+    const previous = await state();
+    const catalogue = createPostgresCatalogue(sql);
+    const served = await catalogue.masters([113]);
+
+    // The first file is complete and changed; the second fails: nothing of either is applied.
+    const changedArtists = path.join(scratch, 'changed-artists.xml');
+    writeFileSync(changedArtists, '<artists>\n<artist><id>2</id><name>Changed Name</name></artist>\n</artists>\n');
+    const result = await importFiles([changedArtists, path.join(fixturesDir, 'discogs/bad', fixture)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+
+    expect(changedTables(before, await tableChecksums(sql))).toEqual([]);
+    expect(await state()).toEqual(previous);
+    expect(await catalogue.masters([113])).toEqual(served);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The worker thread of the bulk import (issue 13): reads, decompresses, cuts, hashes, parses
+ * and maps one dump file and posts COPY text in batches of about 1 MB, while the main thread
+ * streams the previous batch into PostgreSQL, so both cores work. At most CREDITS batches are
+ * in flight: the main thread hands a credit back once a batch is written, which bounds memory
+ * whatever the file's size. See read-dump.ts for the main thread's side.
+ */
+import { createReadStream } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createGunzip } from 'node:zlib';
+import { BULK_ID, type BulkTable, bulkLine } from '@catalogue/postgres';
+import postgres from 'postgres';
+import { DumpScanner, type KnownHashes } from './dump-scanner.js';
+import { StoredHashes } from './known-hashes.js';
+import { ImportError } from './record-error.js';
+
+export interface DumpWorkerData {
+  file: string;
+  /** Where the stored hashes are read (a re-import skips unchanged records); none: parse all. */
+  databaseUrl?: string;
+  batchBytes: number;
+  credits: number;
+}
+
+export type DumpWorkerMessage =
+  | { type: 'kind'; kind: BulkTable }
+  | { type: 'batch'; text: string; records: number; bytesRead: number }
+  | { type: 'end'; records: number; unchanged: number }
+  | { type: 'error'; message: string; name: string; recordNumber?: number; recordId?: string | number | null };
+
+const port = parentPort;
+if (!port) throw new Error('dump-worker.ts runs as a worker thread');
+const data = workerData as DumpWorkerData;
+
+let credits = data.credits;
+let wake: (() => void) | null = null;
+port.on('message', (message) => {
+  if (message === 'credit') {
+    credits += 1;
+    wake?.();
+    wake = null;
+  }
+});
+
+async function post(message: DumpWorkerMessage): Promise<void> {
+  while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
+  if (message.type === 'batch') credits -= 1;
+  port?.postMessage(message);
+}
+
+async function run(): Promise<void> {
+  const sql = data.databaseUrl ? postgres(data.databaseUrl, { max: 1, onnotice: () => undefined }) : null;
+  let known: KnownHashes | undefined;
+  let batch = '';
+  let records = 0;
+  let bytesRead = 0;
+  let kindSent = false;
+  const knownFor = (kind: string) => {
+    if (!sql) return undefined;
+    known = new StoredHashes(sql, kind, BULK_ID[kind as BulkTable]);
+    return known;
+  };
+  const scanner = new DumpScanner(data.file, undefined, knownFor, ({ row, hash }) => {
+    batch += bulkLine(scanner.kind as BulkTable, row as never, hash);
+    records += 1;
+  });
+  const flush = async () => {
+    if (!kindSent && scanner.kind) {
+      kindSent = true;
+      await post({ type: 'kind', kind: scanner.kind });
+    }
+    if (batch.length === 0) return;
+    const text = batch;
+    const count = records;
+    batch = '';
+    records = 0;
+    await post({ type: 'batch', text, records: count, bytesRead });
+  };
+  const scanAll = async () => {
+    for (;;) {
+      if (scanner.scan() === 'need-input') return;
+      await (known as KnownHashes).loadMore();
+    }
+  };
+  try {
+    const raw = createReadStream(data.file, { highWaterMark: 1 << 20 });
+    raw.on('data', (chunk) => {
+      bytesRead += chunk.length;
+    });
+    const source = data.file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+    raw.on('error', (error) => source.destroy(error));
+    try {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        scanner.push(chunk);
+        await scanAll();
+        if (batch.length >= data.batchBytes) await flush();
+      }
+    } catch (error) {
+      if (error instanceof ImportError) throw error;
+      throw new ImportError({ source: data.file }, `cannot read the file: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    scanner.end();
+    await flush();
+    await post({ type: 'end', records: scanner.records, unchanged: scanner.unchanged });
+  } finally {
+    await sql?.end({ timeout: 5 });
+  }
+}
+
+run().catch((error: unknown) => {
+  const importError = error instanceof ImportError ? error : null;
+  port.postMessage({
+    type: 'error',
+    name: importError ? 'ImportError' : error instanceof Error ? error.name : 'Error',
+    message: error instanceof Error ? error.message : String(error),
+    ...(importError ? { recordNumber: importError.recordNumber, recordId: importError.recordId } : {}),
+  } satisfies DumpWorkerMessage);
+});

@@ -1,0 +1,115 @@
+/**
+ * The main thread's side of dump-worker.ts: starts the worker on one file and exposes its
+ * output as the dump's kind and an async iterable of COPY text batches. Each batch taken is
+ * credited back once the consumer asks for the next one (it has been written by then), so the
+ * worker is at most CREDITS batches ahead.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BulkTable } from '@catalogue/postgres';
+import type { DumpWorkerData, DumpWorkerMessage } from './dump-worker.js';
+import { ImportError } from './record-error.js';
+
+const BATCH_BYTES = 1 << 20;
+const CREDITS = 3;
+
+export interface DumpReading {
+  /** The dump's table, read from its root element. */
+  kind: Promise<BulkTable>;
+  batches: AsyncIterable<{ text: string; records: number }>;
+  /** Records read and skipped as unchanged, once the batches are exhausted. */
+  totals(): { records: number; unchanged: number };
+  /** Bytes of the (compressed) file read so far. */
+  bytesRead(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker's entry: the built file, or, running from source, a bootstrap that registers
+ * tsx's loader in the worker (hooks given with --import are not inherited by worker threads
+ * on Node 20) and then imports the TypeScript source.
+ */
+function startWorker(data: DumpWorkerData): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./dump-worker.js', import.meta.url), { workerData: data });
+  // require.resolve names tsx's CommonJS build; the worker imports its ES module twin.
+  const api = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+  const source = new URL('./dump-worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData: data, execArgv: ['--conditions=catalogue-source'] });
+}
+
+export function readDumpInWorker(file: string, databaseUrl?: string): DumpReading {
+  const data: DumpWorkerData = { file, batchBytes: BATCH_BYTES, credits: CREDITS, ...(databaseUrl ? { databaseUrl } : {}) };
+  const worker = startWorker(data);
+  const queue: DumpWorkerMessage[] = [];
+  let notify: (() => void) | null = null;
+  let failure: Error | null = null;
+  let exited = false;
+  let resolveKind: (kind: BulkTable) => void = () => undefined;
+  let rejectKind: (error: Error) => void = () => undefined;
+  const kind = new Promise<BulkTable>((resolve, reject) => {
+    resolveKind = resolve;
+    rejectKind = reject;
+  });
+  kind.catch(() => undefined);
+  let totals = { records: 0, unchanged: 0 };
+  let bytesRead = 0;
+
+  const fail = (error: Error) => {
+    failure ??= error;
+    rejectKind(error);
+    notify?.();
+  };
+  worker.on('message', (message: DumpWorkerMessage) => {
+    if (message.type === 'kind') resolveKind(message.kind);
+    else if (message.type === 'error') {
+      fail(
+        message.name === 'ImportError'
+          ? Object.assign(new ImportError({ source: file }, ''), { message: message.message, recordNumber: message.recordNumber, recordId: message.recordId })
+          : new Error(message.message),
+      );
+    } else queue.push(message);
+    notify?.();
+  });
+  worker.on('error', (error) => fail(error));
+  worker.on('exit', (code) => {
+    exited = true;
+    if (code !== 0) fail(new Error(`the dump reader stopped with exit code ${code}`));
+    notify?.();
+  });
+
+  async function* batches(): AsyncGenerator<{ text: string; records: number }> {
+    for (;;) {
+      const message = queue.shift();
+      if (message?.type === 'batch') {
+        bytesRead = message.bytesRead;
+        yield { text: message.text, records: message.records };
+        worker.postMessage('credit');
+        continue;
+      }
+      if (message?.type === 'end') {
+        totals = { records: message.records, unchanged: message.unchanged };
+        return;
+      }
+      if (failure) throw failure;
+      if (exited) throw new Error('the dump reader stopped before the end of the file');
+      await new Promise<void>((resolve) => (notify = resolve));
+      notify = null;
+    }
+  }
+
+  return {
+    kind,
+    batches: batches(),
+    totals: () => totals,
+    bytesRead: () => bytesRead,
+    async stop() {
+      if (!exited) await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * The bulk import of the Discogs tables (issue 13). Each dump file is streamed with COPY into a
+ * fresh `import_<table>` (no index, created in the COPY's own transaction so COPY FREEZE
+ * writes it frozen and all-visible); nothing live is touched until every file is in, so a
+ * failed file leaves the previous complete state served. Then apply():
+ * - a live table that is empty (a first import) is replaced by its import table, whose
+ *   primary key, constraints and indexes are built after the load, by a rename in one short
+ *   transaction (readers keep reading the old table until it commits);
+ * - otherwise the import table holds only the records whose content hash differs from the
+ *   stored one (the reader skipped the rest), and they are upserted.
+ * Link tables follow in SQL, and catalogue_state.derived_stale is set in the same transaction
+ * (migration 0009) whenever a row changed, so finish() knows derived data must be recomputed.
+ */
+import { once } from 'node:events';
+import type { Sql, TransactionSql } from 'postgres';
+import { BULK_COLUMNS, BULK_ID, BULK_TABLES, type BulkTable } from './bulk-rows.js';
+import { addPrimaryKeyLike, buildIndexesLike, setLoad, swapIn } from './table-swap.js';
+
+const importTable = (table: BulkTable) => `import_${table}`;
+
+export interface BulkLoad {
+  /** Streams COPY text (bulkLine lines) into the table's import table, in one transaction. */
+  copy(table: BulkTable, batches: AsyncIterable<string>): Promise<void>;
+  /** Moves every loaded table into the catalogue; true when any row changed. */
+  apply(onStep?: (step: string, seconds: number) => void): Promise<boolean>;
+  /** Drops the import tables (after a failure, or when nothing is to be applied). */
+  discard(): Promise<void>;
+}
+
+async function exists(sql: Sql | TransactionSql, name: string): Promise<boolean> {
+  const [row] = await sql<Array<{ found: boolean }>>`SELECT to_regclass(${name}) IS NOT NULL AS found`;
+  return row?.found ?? false;
+}
+
+/** The link table each source table feeds: what mergeMasters / mergeReleases keep (writer/merges.ts). */
+const LINKS: Partial<Record<BulkTable, { table: string; source: string; id: string; list: string }>> = {
+  masters: { table: 'master_artists', source: 'import_masters', id: 'master_id', list: 'artists' },
+  releases: { table: 'release_credits', source: 'import_releases', id: 'release_id', list: 'extra_artists' },
+};
+
+async function dropImportTables(sql: Sql): Promise<void> {
+  const links = Object.values(LINKS).map((link) => `import_${link.table}`);
+  await sql.unsafe(`DROP TABLE IF EXISTS ${[...BULK_TABLES.map(importTable), ...links].join(', ')}`);
+}
+
+/** A link table built whole from its source's import table, keyed and indexed like the live one. */
+async function buildLinkTable(sql: Sql, link: { table: string; source: string; id: string; list: string }): Promise<void> {
+  const target = `import_${link.table}`;
+  await sql.begin(async (tx) => {
+    await setLoad(tx);
+    await tx.unsafe(`CREATE TABLE ${target} (LIKE ${link.table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+    await tx.unsafe(`
+      INSERT INTO ${target}
+      SELECT DISTINCT (credit->>'discogs_id')::int, s.${link.id}
+      FROM ${link.source} s, jsonb_array_elements(s.doc->'${link.list}') AS credit
+      WHERE credit->>'discogs_id' IS NOT NULL`);
+  });
+  await addPrimaryKeyLike(sql, link.table, target);
+  await buildIndexesLike(sql, link.table, target);
+}
+
+/**
+ * Slugs of a first import, set on the import table before its indexes exist: core's
+ * assignSlugs in SQL (the lowest id owns its base; writer/slugs.ts does the same on live rows).
+ */
+async function assignSlugs(sql: Sql, table: 'artists' | 'labels'): Promise<void> {
+  await sql.begin(async (tx) => {
+    await setLoad(tx);
+    await tx.unsafe(`
+      UPDATE ${importTable(table)} SET slug = CASE WHEN discogs_id = owner THEN slug_base ELSE slug_base || '-' || discogs_id END
+      FROM (SELECT slug_base AS base, min(discogs_id) AS owner FROM ${importTable(table)} GROUP BY slug_base) AS owners
+      WHERE slug_base = owners.base`);
+  });
+}
+
+/** Starts a bulk load; import tables a crashed earlier run left behind are dropped first. */
+export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
+  await dropImportTables(sql);
+  const loaded = new Set<BulkTable>();
+
+  return {
+    async copy(table, batches) {
+      const target = importTable(table);
+      await sql.begin(async (tx) => {
+        await setLoad(tx);
+        const fresh = !(await exists(tx, target));
+        if (fresh) await tx.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS)`);
+        const stream = await tx.unsafe(`COPY ${target} (${BULK_COLUMNS[table].join(', ')}) FROM STDIN${fresh ? ' (FREEZE)' : ''}`).writable();
+        const done = new Promise<void>((resolve, reject) => {
+          stream.once('finish', resolve);
+          stream.once('error', reject);
+        });
+        try {
+          for await (const text of batches) {
+            if (!stream.write(text)) await Promise.race([once(stream, 'drain'), done]);
+          }
+        } catch (error) {
+          // CopyFail: the COPY and its transaction are rolled back.
+          stream.destroy(error instanceof Error ? error : new Error(String(error)));
+          await done.catch(() => undefined);
+          throw error;
+        }
+        stream.end();
+        await done;
+      });
+      loaded.add(table);
+    },
+
+    async apply(onStep) {
+      const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+        const startedAt = performance.now();
+        const result = await run();
+        onStep?.(name, (performance.now() - startedAt) / 1000);
+        return result;
+      };
+      const tables = BULK_TABLES.filter((table) => loaded.has(table));
+      const swaps: BulkTable[] = [];
+      const linkSwaps: string[] = [];
+      for (const table of tables) {
+        await step(`${table}: primary key`, () => addPrimaryKey(sql, table));
+        if (await isEmpty(sql, table)) {
+          // A first import: slugs before the indexes (no index to maintain per row), then
+          // the link table built whole beside it (live, it is empty with its source).
+          if (table === 'artists' || table === 'labels') await step(`${table}: slugs`, () => assignSlugs(sql, table));
+          await step(`${table}: indexes`, () => buildIndexesLike(sql, table, importTable(table)));
+          swaps.push(table);
+          const link = LINKS[table];
+          if (link) {
+            await step(`${link.table}: built`, () => buildLinkTable(sql, link));
+            linkSwaps.push(link.table);
+          }
+        }
+      }
+      const changed = await step('apply', () =>
+        sql.begin(async (tx) => {
+          await setLoad(tx);
+          let any = false;
+          // Upserts first, swaps last: a swap holds its table's exclusive lock until commit.
+          for (const table of tables) if (!swaps.includes(table) && (await upsertChanged(tx, table))) any = true;
+          for (const table of swaps) {
+            await swapIn(tx, table, importTable(table));
+            any = true;
+          }
+          for (const link of linkSwaps) await swapIn(tx, link, `import_${link}`);
+          if (any) await tx`UPDATE catalogue_state SET derived_stale = true`;
+          return any;
+        }),
+      );
+      await dropImportTables(sql);
+      return changed;
+    },
+
+    async discard() {
+      await dropImportTables(sql);
+    },
+  };
+}
+
+async function isEmpty(sql: Sql, table: BulkTable): Promise<boolean> {
+  const [row] = await sql.unsafe<Array<{ empty: boolean }>>(`SELECT NOT EXISTS (SELECT 1 FROM ${table}) AS empty`);
+  return row?.empty ?? true;
+}
+
+/** The primary key, after the load; a dump naming an id twice keeps its last record. */
+async function addPrimaryKey(sql: Sql, table: BulkTable): Promise<void> {
+  const target = importTable(table);
+  const id = BULK_ID[table];
+  const add = () =>
+    sql.begin(async (tx) => {
+      await setLoad(tx);
+      await tx.unsafe(`ALTER TABLE ${target} ADD CONSTRAINT ${target}_pkey PRIMARY KEY (${id})`);
+    });
+  try {
+    await add();
+  } catch (error) {
+    if ((error as { code?: string }).code !== '23505') throw error;
+    await sql.unsafe(`DELETE FROM ${target} a USING ${target} b WHERE a.${id} = b.${id} AND a.ctid < b.ctid`);
+    await add();
+  }
+}
+
+/**
+ * Upserts the import table's rows whose content hash differs from the stored one (rows
+ * written row by row have none, so they are rewritten once); the ids that changed are kept in
+ * `changed_ids` for the link tables. True when any row changed.
+ */
+async function upsertChanged(tx: TransactionSql, table: BulkTable): Promise<boolean> {
+  const columns = BULK_COLUMNS[table];
+  const id = BULK_ID[table];
+  const updates = columns
+    .filter((column) => column !== id)
+    .map((column) => `${column} = EXCLUDED.${column}`)
+    // The dump's own row replaces a credit stub (migration 0010_agent_stubs, writer/agent-stubs.ts).
+    .concat(table === 'artists' || table === 'labels' ? ['stub = false'] : [])
+    .join(', ');
+  await tx.unsafe('CREATE TEMPORARY TABLE IF NOT EXISTS changed_ids (id integer PRIMARY KEY) ON COMMIT DROP');
+  await tx.unsafe('TRUNCATE changed_ids');
+  await tx.unsafe(`
+    WITH changed AS (
+      INSERT INTO ${table} (${columns.join(', ')})
+      SELECT ${columns.join(', ')} FROM ${importTable(table)}
+      ON CONFLICT (${id}) DO UPDATE SET ${updates}
+      WHERE ${table}.content_hash IS DISTINCT FROM EXCLUDED.content_hash
+      RETURNING ${id}
+    )
+    INSERT INTO changed_ids SELECT ${id} FROM changed`);
+  const [row] = await tx<Array<{ n: number }>>`SELECT count(*)::int AS n FROM changed_ids`;
+  if ((row?.n ?? 0) === 0) return false;
+  await fillLinks(tx, table, 'changed');
+  return true;
+}
+
+/**
+ * The link tables a source table feeds (master_artists, release_credits) and the stored master
+ * records a change invalidates, as mergeMasters / mergeReleases keep them (writer/merges.ts),
+ * for every row ('all', after a swap: the link table was emptied) or the changed ones.
+ */
+async function fillLinks(tx: TransactionSql, table: BulkTable, which: 'all' | 'changed'): Promise<void> {
+  const only = (column: string) => (which === 'all' ? '' : `WHERE ${column} IN (SELECT id FROM changed_ids)`);
+  if (table === 'masters') {
+    if (which === 'changed') {
+      await tx.unsafe(`DELETE FROM master_records ${only('master_id')}`);
+      await tx.unsafe(`DELETE FROM master_artists ${only('master_id')}`);
+    }
+    await tx.unsafe(`
+      INSERT INTO master_artists (artist_id, master_id)
+      SELECT DISTINCT (credit->>'discogs_id')::int, m.master_id
+      FROM masters m, jsonb_array_elements(m.doc->'artists') AS credit
+      ${which === 'all' ? 'WHERE' : 'WHERE m.master_id IN (SELECT id FROM changed_ids) AND'} credit->>'discogs_id' IS NOT NULL
+      ON CONFLICT DO NOTHING`);
+  }
+  if (table === 'releases') {
+    if (which === 'changed') {
+      await tx.unsafe(`DELETE FROM master_records WHERE master_id IN (SELECT master_id FROM masters WHERE main_release_id IN (SELECT id FROM changed_ids))`);
+      await tx.unsafe(`DELETE FROM release_credits ${only('release_id')}`);
+    }
+    await tx.unsafe(`
+      INSERT INTO release_credits (artist_id, release_id)
+      SELECT DISTINCT (credit->>'discogs_id')::int, r.release_id
+      FROM releases r, jsonb_array_elements(r.doc->'extra_artists') AS credit
+      ${which === 'all' ? 'WHERE' : 'WHERE r.release_id IN (SELECT id FROM changed_ids) AND'} credit->>'discogs_id' IS NOT NULL
+      ON CONFLICT DO NOTHING`);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The four Discogs tables as the bulk import loads them (issue 13): the columns a COPY line
+ * carries, in the live table's own order, and the line of one row. The line is built where
+ * the row is parsed (the importer's worker thread), so the main thread only streams text.
+ * Derived columns (slug, master_count) are left to their defaults here and set by finish();
+ * slug_base is core's slugBase so finish() can assign slugs in SQL (migration 0009).
+ */
+import type { ArtistRow, LabelRow, MasterRow, ReleaseRow } from '@catalogue/core';
+import { slugBase } from '@catalogue/core/catalogue';
+import { copyInt, copyJson, copyText, copyTextArray } from './copy-text.js';
+
+export type BulkTable = 'artists' | 'labels' | 'masters' | 'releases';
+
+export interface BulkRowOf {
+  artists: ArtistRow;
+  labels: LabelRow;
+  masters: MasterRow;
+  releases: ReleaseRow;
+}
+
+export const BULK_TABLES: readonly BulkTable[] = ['artists', 'labels', 'masters', 'releases'];
+
+/** The id column of each table (its primary key). */
+export const BULK_ID: Record<BulkTable, string> = { artists: 'discogs_id', labels: 'discogs_id', masters: 'master_id', releases: 'release_id' };
+
+/** Columns each COPY line carries, in order. */
+export const BULK_COLUMNS: Record<BulkTable, readonly string[]> = {
+  artists: ['discogs_id', 'cluster_id', 'name', 'mbid', 'spotify_id', 'slug_base', 'doc', 'content_hash'],
+  labels: ['discogs_id', 'cluster_id', 'name', 'parent_id', 'slug_base', 'doc', 'content_hash'],
+  masters: ['master_id', 'title', 'year', 'main_release_id', 'genres', 'styles', 'doc', 'content_hash'],
+  releases: ['release_id', 'master_id', 'is_main_release', 'released', 'doc', 'content_hash'],
+};
+
+/** The row's id (its primary key value). */
+export function bulkIdOf<T extends BulkTable>(table: T, row: BulkRowOf[T]): number {
+  switch (table) {
+    case 'artists':
+    case 'labels':
+      return (row as ArtistRow | LabelRow).discogs_id;
+    case 'masters':
+      return (row as MasterRow).master_id;
+    default:
+      return (row as ReleaseRow).release_id;
+  }
+}
+
+/**
+ * One COPY line (with its newline) of `row`; `hash` is a uuid's text, or null when unknown. Cluster ids
+ * are derived, never allocated: id × 4 + 1 for artists, + 2 for labels (docs/decisions.md §5).
+ */
+export function bulkLine<T extends BulkTable>(table: T, row: BulkRowOf[T], contentHash: string | null): string {
+  const hash = contentHash ?? '\\N';
+  switch (table) {
+    case 'artists': {
+      const r = row as ArtistRow;
+      return `${r.discogs_id}\t${r.discogs_id * 4 + 1}\t${copyText(r.name)}\t${copyText(r.mbid)}\t${copyText(r.spotify_id)}\t${copyText(slugBase('artist', r.discogs_id, r.name))}\t${copyJson(r)}\t${hash}\n`;
+    }
+    case 'labels': {
+      const r = row as LabelRow;
+      return `${r.discogs_id}\t${r.discogs_id * 4 + 2}\t${copyText(r.name)}\t${copyInt(r.parent?.discogs_id)}\t${copyText(slugBase('label', r.discogs_id, r.name))}\t${copyJson(r)}\t${hash}\n`;
+    }
+    case 'masters': {
+      const r = row as MasterRow;
+      return `${r.master_id}\t${copyText(r.title)}\t${copyInt(r.year)}\t${copyInt(r.main_release_id)}\t${copyTextArray(r.genres)}\t${copyTextArray(r.styles)}\t${copyJson(r)}\t${hash}\n`;
+    }
+    default: {
+      const r = row as ReleaseRow;
+      return `${r.release_id}\t${copyInt(r.master_id)}\t${r.is_main_release ? 't' : 'f'}\t${copyText(r.released)}\t${copyJson(r)}\t${hash}\n`;
+    }
+  }
+}

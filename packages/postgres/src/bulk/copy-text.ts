@@ -1,0 +1,37 @@
+/**
+ * COPY's text format (PostgreSQL docs, "COPY — Text Format"): one row a line, columns split by
+ * tabs, `\N` for NULL, and backslash, newline, carriage return and tab escaped. U+0000 is
+ * dropped: no text or jsonb value can hold it, and Discogs text never means it
+ * (docs/decisions.md §6, "Text no store can hold").
+ */
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what COPY text cannot carry.
+const SPECIAL = /[\\\n\r\t\u0000]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above.
+const SPECIALS = /[\\\n\r\t\u0000]/g;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u0000': '' };
+
+export function copyText(value: string | null | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c] as string) : value;
+}
+
+export function copyInt(value: number | null | undefined): string {
+  return value === null || value === undefined ? '\\N' : String(value);
+}
+
+/** A text[] literal: every element double-quoted, `"` and `\` backslash-escaped, then COPY-escaped. */
+export function copyTextArray(values: readonly string[]): string {
+  if (values.length === 0) return '{}';
+  return copyText(`{${values.map((value) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`);
+}
+
+function withoutNul(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+}
+
+/** A jsonb column: JSON never holds a raw newline or tab, so only backslashes need escaping. */
+export function copyJson(doc: unknown): string {
+  const json = JSON.stringify(doc, withoutNul);
+  return json.includes('\\') ? json.replaceAll('\\', '\\\\') : json;
+}

@@ -1,0 +1,123 @@
+/**
+ * Fresh tables swapped in for live ones (issue 13): a table loaded without indexes gets the
+ * live table's primary key, indexes and unique constraints built after the load (the cheap
+ * order: one sort per index instead of an insert per row into each), then replaces the live
+ * one by renames in one short transaction; readers keep reading the old table until it
+ * commits. Used for first imports (bulk-load.ts) and for derived tables rebuilt whole.
+ */
+import type { Sql, TransactionSql } from 'postgres';
+
+const LOAD_SETTINGS = ['SET LOCAL jit = off', "SET LOCAL maintenance_work_mem = '256MB'", 'SET LOCAL synchronous_commit = off'];
+
+/** Settings of the transactions that load and index (JIT only slows these plans). */
+export async function setLoad(tx: TransactionSql): Promise<void> {
+  for (const setting of LOAD_SETTINGS) await tx.unsafe(setting);
+}
+
+interface IndexDefinition {
+  name: string;
+  definition: string;
+  constraint: string | null;
+  constraint_type: string | null;
+  constraint_definition: string | null;
+}
+
+/** The live table's indexes and unique constraints (not the primary key). */
+async function indexesOf(sql: Sql | TransactionSql, table: string): Promise<IndexDefinition[]> {
+  return sql<IndexDefinition[]>`
+    SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition, c.conname AS constraint, c.contype::text AS constraint_type,
+           pg_get_constraintdef(c.oid) AS constraint_definition
+    FROM pg_index x
+    JOIN pg_class i ON i.oid = x.indexrelid
+    LEFT JOIN pg_constraint c ON c.conindid = i.oid AND c.conrelid = x.indrelid
+    WHERE x.indrelid = ${table}::regclass AND NOT x.indisprimary
+    ORDER BY i.relname`;
+}
+
+/** The live table's indexes, built on `target` under `import_`-prefixed names. */
+export async function buildIndexesLike(sql: Sql, table: string, target: string): Promise<void> {
+  for (const index of await indexesOf(sql, table)) {
+    await sql.begin(async (tx) => {
+      await setLoad(tx);
+      if (index.constraint && index.constraint_type === 'u') {
+        await tx.unsafe(`ALTER TABLE ${target} ADD CONSTRAINT import_${index.constraint} ${index.constraint_definition}`);
+        return;
+      }
+      const definition = index.definition.replace(/^CREATE (UNIQUE )?INDEX (\S+) ON (\S+) /, (_all, unique: string | undefined) => {
+        return `CREATE ${unique ?? ''}INDEX import_${index.name} ON ${target} `;
+      });
+      await tx.unsafe(definition);
+    });
+  }
+}
+
+/**
+ * Replaces the live table with `target` (indexed by buildIndexesLike, primary key named
+ * `${target}_pkey`) under the live names, and puts back the foreign keys that pointed at it.
+ */
+export async function swapIn(tx: TransactionSql, table: string, target: string): Promise<void> {
+  const indexes = await indexesOf(tx, table);
+  const [primary] = await tx<Array<{ name: string }>>`
+    SELECT conname AS name FROM pg_constraint WHERE conrelid = ${table}::regclass AND contype = 'p'`;
+  // Foreign keys pointing here, and the table's own (LIKE copies neither).
+  const references = await tx<Array<{ owner: string; name: string; definition: string }>>`
+    SELECT conrelid::regclass::text AS owner, conname AS name, pg_get_constraintdef(oid) AS definition
+    FROM pg_constraint WHERE (confrelid = ${table}::regclass OR conrelid = ${table}::regclass) AND contype = 'f'`;
+  await tx.unsafe(`DROP TABLE ${table} CASCADE`);
+  await tx.unsafe(`ALTER TABLE ${target} RENAME TO ${table}`);
+  if (primary) await tx.unsafe(`ALTER TABLE ${table} RENAME CONSTRAINT ${target}_pkey TO ${primary.name}`);
+  for (const index of indexes) {
+    if (index.constraint && index.constraint_type === 'u') {
+      await tx.unsafe(`ALTER TABLE ${table} RENAME CONSTRAINT import_${index.constraint} TO ${index.constraint}`);
+    } else await tx.unsafe(`ALTER INDEX import_${index.name} RENAME TO ${index.name}`);
+  }
+  // Checked again as they are added: a row pointing at an id the new table lacks fails the swap.
+  for (const reference of references) {
+    await tx.unsafe(`ALTER TABLE ${reference.owner} ADD CONSTRAINT ${reference.name} ${reference.definition}`);
+  }
+}
+
+/** Adds `target`'s primary key as the live table has it, named `${target}_pkey`. */
+export async function addPrimaryKeyLike(sql: Sql, table: string, target: string): Promise<void> {
+  const [primary] = await sql<Array<{ definition: string }>>`
+    SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = ${table}::regclass AND contype = 'p'`;
+  if (!primary) return;
+  await sql.begin(async (tx) => {
+    await setLoad(tx);
+    await tx.unsafe(`ALTER TABLE ${target} ADD CONSTRAINT ${target}_pkey ${primary.definition}`);
+  });
+}
+
+/**
+ * Rebuilds `table` whole: `fill` hands COPY text lines (of `columns`) to `write`, each call one
+ * COPY into a fresh copy of the table, then keys, indexes and the swap. No connection is held
+ * between calls, so `fill` may read on the same pool whatever its size.
+ */
+export async function rebuildByCopy(
+  sql: Sql,
+  table: string,
+  columns: readonly string[],
+  fill: (write: (text: string) => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const target = `import_${table}`;
+  await sql.unsafe(`DROP TABLE IF EXISTS ${target}`);
+  await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+  try {
+    await fill(async (text) => {
+      if (text.length === 0) return;
+      const stream = await sql.unsafe(`COPY ${target} (${columns.join(', ')}) FROM STDIN`).writable();
+      await new Promise<void>((resolve, reject) => {
+        stream.once('error', reject);
+        stream.once('finish', resolve);
+        stream.end(text);
+      });
+    });
+    await addPrimaryKeyLike(sql, table, target);
+    await buildIndexesLike(sql, table, target);
+    await sql.begin(async (tx) => {
+      await swapIn(tx, table, target);
+    });
+  } finally {
+    await sql.unsafe(`DROP TABLE IF EXISTS ${target}`);
+  }
+}
