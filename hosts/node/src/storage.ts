@@ -24,7 +24,8 @@ export async function openEmbeddedStorage(dataDir: string, logger: Logger): Prom
     // documents without fields, no agents for credits): build its derived data once, as
     // `catalogue refresh` would; the routes serve masters live until then.
     const started = Date.now();
-    await pg.createPostgresWriter(sql, embedded.EMBEDDED_WRITER_OPTIONS).finish();
+    // Forced: nothing was imported, so the import's stale flag would let finish() skip it.
+    await pg.createPostgresWriter(sql, embedded.EMBEDDED_WRITER_OPTIONS).finish({ force: true });
     logger.log({ level: 'info', kind: 'embedded.refreshed', ms: Date.now() - started });
   }
   if (!state?.seeded) {

@@ -113,11 +113,12 @@ describe('backstops on PostgreSQL', () => {
   it('answers 503 database_unavailable with Retry-After when the backend is terminated, and the pool heals', async () => {
     const one = db.connect({ max: 1 });
     const own = new QueryGuard(10);
-    const running = own.query(undefined, () => one`SELECT pg_sleep(2)`);
+    // Caught at once: the termination below may reject it before the await that reads it.
+    const running = caught(own.query(undefined, () => one`SELECT pg_sleep(2)`));
     for (let tries = 0; tries < 50 && (await leftoverBackends()) === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
     await db.sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                  WHERE datname = current_database() AND query LIKE '%pg_sleep(%' AND state = 'active' AND pid <> pg_backend_pid()`;
-    expect(await caught(running)).toMatchObject({ status: 503, code: 'database_unavailable', headers: { 'retry-after': '5' } });
+    expect(await running).toMatchObject({ status: 503, code: 'database_unavailable', headers: { 'retry-after': '5' } });
     // A call racing the socket's close may get the same 503; within a second the pool has reconnected.
     let answer: unknown = null;
     for (let tries = 0; tries < 20; tries++) {
