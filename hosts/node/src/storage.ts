@@ -22,7 +22,7 @@ export async function openEmbeddedStorage(dataDir: string, logger: Logger): Prom
     // A data dir seeded before migration 0007: build its derived data (stored master records)
     // once, as `catalogue refresh` would; the routes serve masters live until then.
     const started = Date.now();
-    await pg.createPostgresWriter(sql, embedded.EMBEDDED_WRITER_OPTIONS).finish();
+    await pg.createPostgresWriter(sql, embedded.EMBEDDED_WRITER_OPTIONS).finish({ force: true });
     logger.log({ level: 'info', kind: 'embedded.refreshed', ms: Date.now() - started });
   }
   if (!state?.seeded) {
