@@ -89,8 +89,27 @@ describe('catalogue import discogs, bulk path', () => {
     expect(artist).toEqual({ name: 'The Persuader Renamed', slug: 'the-persuader-renamed' });
     const [document] = await sql`SELECT name FROM search_documents WHERE kind = 1 AND id = ${1 * 4 + 1}`;
     expect(document).toEqual({ name: 'The Persuader Renamed' });
-    // Put the sample's record back for the next test.
-    expect((await importFiles([discogsSample('artists')])).code).toBe(0);
+
+    // A changed master and release: their link rows follow, and the master's stored record.
+    const masters = path.join(scratch, 'masters.xml');
+    writeFileSync(
+      masters,
+      '<masters>\n<master id="113"><main_release>116925</main_release><artists><artist><id>42</id><name>Other</name></artist></artists><title>Renamed</title></master>\n</masters>\n',
+    );
+    const releases = path.join(scratch, 'releases.xml');
+    writeFileSync(
+      releases,
+      '<releases>\n<release id="1"><title>T</title><extraartists><artist><id>77</id><name>X</name></artist></extraartists></release>\n</releases>\n',
+    );
+    expect((await importFiles([masters, releases])).code).toBe(0);
+    expect(await sql`SELECT artist_id FROM master_artists WHERE master_id = 113`).toEqual([{ artist_id: 42 }]);
+    expect(await sql`SELECT artist_id FROM release_credits WHERE release_id = 1`).toEqual([{ artist_id: 77 }]);
+    const [stored] = await sql`SELECT record->>'title' AS title FROM master_records WHERE master_id = 113`;
+    expect(stored).toEqual({ title: 'Renamed' });
+
+    // Put the samples' records back for the next test.
+    for (const kind of ['artists', 'masters', 'releases'] as const) expect((await importFiles([discogsSample(kind)])).code).toBe(0);
+    expect(changedTables(before, await tableChecksums(sql))).toEqual([]);
   });
 
   it.each([

@@ -206,39 +206,24 @@ async function upsertChanged(tx: TransactionSql, table: BulkTable): Promise<bool
     INSERT INTO changed_ids SELECT ${id} FROM changed`);
   const [row] = await tx<Array<{ n: number }>>`SELECT count(*)::int AS n FROM changed_ids`;
   if ((row?.n ?? 0) === 0) return false;
-  await fillLinks(tx, table, 'changed');
+  await fillLinks(tx, table);
   return true;
 }
 
 /**
- * The link tables a source table feeds (master_artists, release_credits) and the stored master
- * records a change invalidates, as mergeMasters / mergeReleases keep them (writer/merges.ts),
- * for every row ('all', after a swap: the link table was emptied) or the changed ones.
+ * The link table of the changed rows (master_artists, release_credits) and the stored master
+ * records the change invalidates, as mergeMasters / mergeReleases keep them (writer/merges.ts).
  */
-async function fillLinks(tx: TransactionSql, table: BulkTable, which: 'all' | 'changed'): Promise<void> {
-  const only = (column: string) => (which === 'all' ? '' : `WHERE ${column} IN (SELECT id FROM changed_ids)`);
-  if (table === 'masters') {
-    if (which === 'changed') {
-      await tx.unsafe(`DELETE FROM master_records ${only('master_id')}`);
-      await tx.unsafe(`DELETE FROM master_artists ${only('master_id')}`);
-    }
-    await tx.unsafe(`
-      INSERT INTO master_artists (artist_id, master_id)
-      SELECT DISTINCT (credit->>'discogs_id')::int, m.master_id
-      FROM masters m, jsonb_array_elements(m.doc->'artists') AS credit
-      ${which === 'all' ? 'WHERE' : 'WHERE m.master_id IN (SELECT id FROM changed_ids) AND'} credit->>'discogs_id' IS NOT NULL
-      ON CONFLICT DO NOTHING`);
-  }
-  if (table === 'releases') {
-    if (which === 'changed') {
-      await tx.unsafe(`DELETE FROM master_records WHERE master_id IN (SELECT master_id FROM masters WHERE main_release_id IN (SELECT id FROM changed_ids))`);
-      await tx.unsafe(`DELETE FROM release_credits ${only('release_id')}`);
-    }
-    await tx.unsafe(`
-      INSERT INTO release_credits (artist_id, release_id)
-      SELECT DISTINCT (credit->>'discogs_id')::int, r.release_id
-      FROM releases r, jsonb_array_elements(r.doc->'extra_artists') AS credit
-      ${which === 'all' ? 'WHERE' : 'WHERE r.release_id IN (SELECT id FROM changed_ids) AND'} credit->>'discogs_id' IS NOT NULL
-      ON CONFLICT DO NOTHING`);
-  }
+async function fillLinks(tx: TransactionSql, table: BulkTable): Promise<void> {
+  const link = LINKS[table];
+  if (!link) return;
+  const invalidated =
+    table === 'masters' ? 'SELECT id FROM changed_ids' : 'SELECT master_id FROM masters WHERE main_release_id IN (SELECT id FROM changed_ids)';
+  await tx.unsafe(`DELETE FROM master_records WHERE master_id IN (${invalidated})`);
+  await tx.unsafe(`DELETE FROM ${link.table} WHERE ${link.id} IN (SELECT id FROM changed_ids)`);
+  await tx.unsafe(`
+    INSERT INTO ${link.table}
+    SELECT DISTINCT (credit->>'discogs_id')::int, s.${link.id}
+    FROM ${table} s, jsonb_array_elements(s.doc->'${link.list}') AS credit
+    WHERE s.${link.id} IN (SELECT id FROM changed_ids) AND credit->>'discogs_id' IS NOT NULL`);
 }
