@@ -5,7 +5,7 @@ import { MasterSchema } from '../../schemas/records.js';
 import { RECORD_CACHE } from '../shared/cache.js';
 import { parseMasterId } from '../shared/keys.js';
 import { creditLinksInText, masterLinks } from '../shared/links.js';
-import { recordEtag } from '../shared/record-etags.js';
+import { recordAnswer } from '../shared/record-etags.js';
 import { masterDeprecation } from './deprecations.js';
 import { masterNotFound, withLinksSpliced, withMasterLinks } from './master-answers.js';
 
@@ -27,13 +27,19 @@ export const masterRoute = route({
     if (ports.catalogue.mastersJson) {
       const [found] = await ports.catalogue.mastersJson([id], lifetime);
       if (!found) throw masterNotFound(id);
-      const body = withLinksSpliced(creditLinksInText(found.json, config.baseUrl, base), JSON.stringify(masterLinks(config.baseUrl, base, id)));
-      return new Reply(200, body, { 'content-type': JSON_TYPE }, recordEtag(found.json, variant, body, ports.hasher));
+      const json = found.json;
+      const answer = recordAnswer(
+        json,
+        variant,
+        () => withLinksSpliced(creditLinksInText(json, config.baseUrl, base), JSON.stringify(masterLinks(config.baseUrl, base, id))),
+        ports.hasher,
+      );
+      return new Reply(200, answer.body, { 'content-type': JSON_TYPE }, answer.etag);
     }
     const master = await ports.catalogue.master(id, lifetime);
     if (!master) throw masterNotFound(id);
-    const body = JSON.stringify(withMasterLinks(master, config.baseUrl, base));
-    // The record's ETag is digested once (routes/shared/record-etags.ts), not per request.
-    return new Reply(200, body, { 'content-type': JSON_TYPE }, recordEtag(master, variant, body, ports.hasher));
+    // Body and ETag made once per record (routes/shared/record-etags.ts), not per request.
+    const answer = recordAnswer(master, variant, () => JSON.stringify(withMasterLinks(master, config.baseUrl, base)), ports.hasher);
+    return new Reply(200, answer.body, { 'content-type': JSON_TYPE }, answer.etag);
   },
 });

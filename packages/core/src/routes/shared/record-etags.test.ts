@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { pureHasher } from '../../defaults.js';
+import { etagOf } from '../../http/conditional.js';
+import { recordAnswer } from './record-etags.js';
+
+describe('recordAnswer', () => {
+  it('builds the body once per record and variant, with the ETag of exactly that body', () => {
+    let builds = 0;
+    const build = (text: string) => () => {
+      builds++;
+      return text;
+    };
+    const record = { master_id: 1 };
+    const first = recordAnswer(record, 'https://a/api/v1', build('{"a":1}'), pureHasher);
+    expect(first.etag).toBe(etagOf('{"a":1}', pureHasher));
+    expect(recordAnswer(record, 'https://a/api/v1', build('ignored'), pureHasher)).toBe(first);
+    expect(builds).toBe(1);
+    // Another base URL or version: built again.
+    const other = recordAnswer(record, 'https://a/api/v2', build('{"a":2}'), pureHasher);
+    expect(other.body).toBe('{"a":2}');
+    expect(other.etag).toBe(etagOf('{"a":2}', pureHasher));
+    expect(builds).toBe(2);
+  });
+
+  it('keys serialized records by their text: another record text is another answer', () => {
+    const one = recordAnswer('{"master_id":7}', 'v', () => 'seven', pureHasher);
+    const two = recordAnswer('{"master_id":8}', 'v', () => 'eight', pureHasher);
+    expect([one.body, two.body]).toEqual(['seven', 'eight']);
+    expect(recordAnswer('{"master_id":7}', 'v', () => 'changed', pureHasher).body).toBe('seven');
+  });
+});
