@@ -2,50 +2,12 @@
  * `npm start` without DATABASE_URL: the embedded PGlite default serves the demo (Discogs samples
  * + generated signals), and a key issued through the admin route survives a restart.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function start(dataDir: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), CATALOGUE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  delete env.ADMIN_TOKEN;
-  delete env.CATALOGUE_STORAGE;
-  const child = spawn(process.execPath, ['--conditions=catalogue-source', '--import', 'tsx', 'hosts/node/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  const deadline = Date.now() + 120_000;
-  while (!out.includes('listening on')) {
-    if (child.exitCode !== null) throw new Error(`host exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`host did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { child, output: () => out };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  child.kill('SIGTERM');
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
+import { freePort } from '../hosts/process-host.js';
+import { startEmbeddedHost, stopHost } from '../support/embedded-host.js';
 
 describe('the embedded default', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'catalogue-embedded-'));
@@ -53,7 +15,7 @@ describe('the embedded default', () => {
 
   it('serves the demo and keeps an admin-issued key across a restart', async () => {
     const port = await freePort();
-    const first = await start(dataDir, port);
+    const first = await startEmbeddedHost(dataDir, port);
     const banner = first.output();
     const adminToken = /admin token:\s+(\S+)/.exec(banner)?.[1];
     const demo = /demo key:\s+(ck_test_\S+)/.exec(banner)?.[1];
@@ -78,7 +40,7 @@ describe('the embedded default', () => {
     });
     expect(issued.status).toBe(201);
     const { key } = (await issued.json()) as { key: string };
-    expect(await stop(first.child)).toBe(0);
+    expect(await stopHost(first.child)).toBe(0);
 
     // A data dir from before migration 0007 has no stored master records, one from before 0010
     // search documents without fields and no credit stubs: the next start builds them.
@@ -100,12 +62,12 @@ describe('the embedded default', () => {
     expect(wiped).toMatchObject({ n: 0, stubs: 0 });
     expect(wiped?.stale).toBeGreaterThan(0);
 
-    const second = await start(dataDir, port);
+    const second = await startEmbeddedHost(dataDir, port);
     expect(second.output()).toContain(adminToken as string);
     expect(second.output()).toContain(demo as string);
     const again = await fetch(`${base}/api/v1/masters/113`, { headers: { 'x-api-key': key } });
     expect(again.status).toBe(200);
-    expect(await stop(second.child)).toBe(0);
+    expect(await stopHost(second.child)).toBe(0);
     const rebuilt = await countRecords(false);
     expect(rebuilt?.n).toBeGreaterThan(0);
     expect(rebuilt?.stale).toBe(0);
