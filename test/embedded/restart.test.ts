@@ -49,7 +49,11 @@ describe('the embedded default', () => {
       const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
       const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
       const db = await PGlite.create({ dataDir: join(dataDir, 'pg'), extensions: { pg_trgm, unaccent } });
-      if (wipe) await db.exec(`DELETE FROM master_records; UPDATE search_documents SET phrase_text = ''; DELETE FROM artists WHERE stub`);
+      // What migrating such a data dir leaves: 0010 marks its derived data stale.
+      if (wipe)
+        await db.exec(
+          `DELETE FROM master_records; UPDATE search_documents SET phrase_text = ''; DELETE FROM artists WHERE stub; UPDATE catalogue_state SET derived_stale = true`,
+        );
       const { rows } = await db.query<{ n: number; stale: number; stubs: number }>(
         `SELECT (SELECT count(*)::int FROM master_records) AS n, (SELECT count(*)::int FROM search_documents WHERE phrase_text = '') AS stale,
                 (SELECT count(*)::int FROM artists WHERE stub) AS stubs`,

@@ -16,13 +16,16 @@ export async function openEmbeddedStorage(dataDir: string, logger: Logger): Prom
   const server = await embedded.startEmbeddedPostgres({ dataDir });
   const sql = pg.connectPostgres(server.url, embedded.EMBEDDED_CONNECT_OPTIONS);
   const guard = pg.guardFor(sql, { logger });
+  // derived_stale (migration 0009) is set by a migration that adds derived data (0010) or an
+  // import that stopped before finish(): one flag, instead of scanning what each migration left.
   const [state] = await sql<Array<{ seeded: boolean; stored: boolean; stale: boolean }>>`
     select exists (select 1 from masters) as seeded, exists (select 1 from master_records) as stored,
-           exists (select 1 from search_documents where phrase_text = '') as stale`;
+           (select derived_stale from catalogue_state) as stale`;
   if (state?.seeded && (!state.stored || state.stale)) {
-    // A data dir seeded before migration 0007 (no stored master records) or 0010 (search
-    // documents without fields, no agents for credits): build its derived data once, as
-    // `catalogue refresh` would; the routes serve masters live until then.
+    // A data dir seeded before migration 0007 (no stored master records), or whose derived data
+    // is stale (before 0010: search documents without fields, no agents for credits; or an
+    // interrupted import): build its derived data once, as `catalogue refresh` would; the
+    // routes serve masters live until then.
     const started = Date.now();
     // Forced: nothing was imported, so the import's stale flag would let finish() skip it.
     await pg.createPostgresWriter(sql, embedded.EMBEDDED_WRITER_OPTIONS).finish({ force: true });

@@ -11,3 +11,8 @@ ALTER TABLE search_documents
   DROP COLUMN score1,
   DROP COLUMN score2,
   DROP COLUMN score3;
+-- Search documents written before this migration lack the fields above (and no credit stubs
+-- exist yet, 0010_agent_stubs): a catalogue that holds masters has stale derived data until
+-- the next finish() (migration 0009's flag), which `catalogue refresh` or the embedded
+-- default's start runs.
+UPDATE catalogue_state SET derived_stale = true WHERE EXISTS (SELECT 1 FROM masters);
