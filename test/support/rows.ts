@@ -1,20 +1,7 @@
 /** Catalogue rows with every field a fixture does not care about at its neutral value. */
 import type { ArtistRow } from '@catalogue/core';
+import { artistStub } from '@catalogue/core/catalogue';
 
 export function artistRow(discogs_id: number, name: string, extra: Partial<ArtistRow> = {}): ArtistRow {
-  return {
-    discogs_id,
-    name,
-    real_name: null,
-    profile: null,
-    data_quality: 'Correct',
-    name_variations: [],
-    aliases: [],
-    members: [],
-    groups: [],
-    urls: [],
-    mbid: null,
-    spotify_id: null,
-    ...extra,
-  };
+  return { ...artistStub(discogs_id, name), data_quality: 'Correct', ...extra };
 }

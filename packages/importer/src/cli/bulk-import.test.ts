@@ -3,33 +3,31 @@
  * table, a changed record is the only one rewritten, and a failed import (a truncated gzip, a
  * bad record) leaves the previous complete state served.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { connectPostgres, createPostgresCatalogue } from '@catalogue/postgres';
+import { createPostgresCatalogue } from '@catalogue/postgres';
+import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase, type TestDatabase } from '../../../../test/conformance/databases.js';
 import { discogsSample, fixturesDir } from '../test-support/paths.js';
 import { changedTables, tableChecksums } from '../test-support/table-checksums.js';
 import { runCli } from './run-cli.js';
 
-const SERVER = 'postgres://postgres@127.0.0.1:5432';
-const database = `catalogue_bulk_${randomBytes(4).toString('hex')}`;
-const url = `${SERVER}/${database}`;
 const SAMPLES = [discogsSample('artists'), discogsSample('labels'), discogsSample('masters'), discogsSample('releases')];
 const scratch = mkdtempSync(path.join(tmpdir(), 'catalogue-bulk-'));
 
-const admin = connectPostgres(`${SERVER}/test`, { max: 1 });
-const sql = connectPostgres(url, { max: 1 });
+let db: TestDatabase;
+let sql: Sql;
+let url: string;
 
 beforeAll(async () => {
-  await admin.unsafe(`CREATE DATABASE ${database}`);
+  db = await createPostgresDatabase({ max: 1 });
+  ({ sql, url } = db);
 });
 
 afterAll(async () => {
-  await sql.end({ timeout: 5 });
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end({ timeout: 5 });
+  await db?.drop();
   rmSync(scratch, { recursive: true, force: true });
 });
 

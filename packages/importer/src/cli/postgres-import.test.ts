@@ -1,28 +1,25 @@
-import { randomBytes } from 'node:crypto';
-import { connectPostgres } from '@catalogue/postgres';
+import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase, type TestDatabase } from '../../../../test/conformance/databases.js';
 import { discogsSample } from '../test-support/paths.js';
 import { runCli } from './run-cli.js';
 
 // The real path end to end: bin arguments → parser → @catalogue/postgres writer (COPY + merge)
 // on the server at 127.0.0.1:5432, in a database created for this run and dropped after.
-const SERVER = 'postgres://postgres@127.0.0.1:5432';
-const database = `catalogue_importer_${randomBytes(4).toString('hex')}`;
-const url = `${SERVER}/${database}`;
 const SAMPLES = [discogsSample('artists'), discogsSample('labels'), discogsSample('masters'), discogsSample('releases')];
 const TABLES = ['artists', 'labels', 'masters', 'releases'] as const;
 
-const admin = connectPostgres(`${SERVER}/test`, { max: 1 });
-const sql = connectPostgres(url, { max: 1 });
+let db: TestDatabase;
+let sql: Sql;
+let url: string;
 
 beforeAll(async () => {
-  await admin.unsafe(`CREATE DATABASE ${database}`);
+  db = await createPostgresDatabase({ max: 1 });
+  ({ sql, url } = db);
 });
 
 afterAll(async () => {
-  await sql.end({ timeout: 5 });
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end({ timeout: 5 });
+  await db?.drop();
 });
 
 async function importSamples(): Promise<{ code: number; stderr: string }> {
