@@ -11,6 +11,8 @@
  * target after a 2 s warm-up; medians.
  * BENCH_TARGETS=host,bare+pg measures only those targets; BENCH_CPU_PROF_DIR=<dir> starts every
  * Node child with --cpu-prof there (a profile per child, written when it stops).
+ * Beside req/s it prints the CPU each request cost in the target's process, the PostgreSQL
+ * backends and Redis (cpu.ts): the figure that holds still when other work shares the cores.
  *
  * Goal (issue 14): the Node host ≥ 0.75× bare+pg, and its p99 at most 2 ms above bare+pg's.
  */
@@ -26,6 +28,7 @@ import postgres from 'postgres';
 import { POSTGRES_ADMIN_URL } from '../../test/conformance/databases.js';
 import { commandFor, freePort, ROOT } from '../../test/hosts/process-host.js';
 import { createRedisProcess, type RedisProcess } from '../../test/limits/redis-process.js';
+import { type CpuPerRequest, type CpuSnapshot, cpuPerRequest, cpuSnapshot } from './cpu.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -38,16 +41,24 @@ const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 type TargetName = 'bare' | 'bare+pg' | 'host' | 'host, no redis';
 
+interface Running {
+  url: string;
+  headers: Record<string, string>;
+  pid: number;
+  stop(): Promise<void>;
+}
+
 interface Target {
   name: TargetName;
   runtime: 'node' | 'bun';
-  start(): Promise<{ url: string; headers: Record<string, string>; stop(): Promise<void> }>;
+  start(): Promise<Running>;
 }
 
 interface Sample {
   rps: number;
   p50: number;
   p99: number;
+  cpu: CpuPerRequest;
 }
 
 function spawnListening(command: string, args: string[], env: Record<string, string | undefined>): Promise<ChildProcess> {
@@ -81,10 +92,7 @@ function runtimeCommand(runtime: 'node' | 'bun', file: string): [string, string[
   return runtime === 'node' ? [process.execPath, profiled(runtime, [file])] : [join(BIN, 'bun'), [file]];
 }
 
-async function hostTarget(
-  runtime: 'node' | 'bun',
-  env: Record<string, string>,
-): Promise<{ url: string; headers: Record<string, string>; stop(): Promise<void> }> {
+async function hostTarget(runtime: 'node' | 'bun', env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   const [command, plain] = commandFor(runtime);
   const args = profiled(runtime, plain);
@@ -102,17 +110,27 @@ async function hostTarget(
   });
   if (issued.status !== 201) throw new Error(`${runtime} host: admin key answered ${issued.status}`);
   const { key } = (await issued.json()) as { key: string };
-  return { url, headers: { 'x-api-key': key }, stop: () => stopChild(child) };
+  return { url, headers: { 'x-api-key': key }, pid: child.pid as number, stop: () => stopChild(child) };
 }
 
-async function measure(url: string, headers: Record<string, string>, paths: string[]): Promise<Sample> {
+async function measure(running: Running, paths: string[], snapshot: (pid: number) => Promise<CpuSnapshot>): Promise<Sample> {
+  const { url, headers } = running;
   const requests = paths.map((path) => ({ method: 'GET', path, headers }));
   await autocannon({ url, connections: CONNECTIONS, duration: 2, requests });
+  const before = await snapshot(running.pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests });
+  const after = await snapshot(running.pid);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpu: cpuPerRequest(before, after, (result.requests as { total?: number }).total ?? 0),
+  };
 }
+
+const cpuText = (cpu: CpuPerRequest) => `${cpu.process.toFixed(0)} · ${cpu.postgres.toFixed(0)} · ${cpu.redis.toFixed(0)} = ${cpu.total.toFixed(0)}`;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -149,7 +167,7 @@ async function main(): Promise<void> {
           const port = await freePort();
           const [command, args] = runtimeCommand(runtime, join(ROOT, 'bench/http/bare-node.mjs'));
           const child = await spawnListening(command, args, { PORT: String(port), BENCH_BODY_FILE: bodyFile });
-          return { url: `http://127.0.0.1:${port}`, headers: {}, stop: () => stopChild(child) };
+          return { url: `http://127.0.0.1:${port}`, headers: {}, pid: child.pid as number, stop: () => stopChild(child) };
         },
       },
       {
@@ -159,7 +177,7 @@ async function main(): Promise<void> {
           const port = await freePort();
           const [command, args] = runtimeCommand(runtime, join(ROOT, 'bench/prodpath/bare-pg.mjs'));
           const child = await spawnListening(command, args, { PORT: String(port), DATABASE_URL: databaseUrl });
-          return { url: `http://127.0.0.1:${port}`, headers: {}, stop: () => stopChild(child) };
+          return { url: `http://127.0.0.1:${port}`, headers: {}, pid: child.pid as number, stop: () => stopChild(child) };
         },
       },
       { name: 'host', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }) },
@@ -171,10 +189,10 @@ async function main(): Promise<void> {
       for (const target of targets) {
         const running = await target.start();
         try {
-          const sample = await measure(running.url, running.headers, paths);
+          const sample = await measure(running, paths, (pid) => cpuSnapshot(pid, admin, database, redisUrl));
           samples.set(target, [...(samples.get(target) ?? []), sample]);
           process.stderr.write(
-            `round ${round + 1} ${target.runtime} ${target.name}: ${Math.round(sample.rps)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms\n`,
+            `round ${round + 1} ${target.runtime} ${target.name}: ${Math.round(sample.rps)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, CPU µs/request ${cpuText(sample.cpu)}\n`,
           );
         } finally {
           await running.stop();
@@ -186,19 +204,26 @@ async function main(): Promise<void> {
     for (const runtime of RUNTIMES) {
       const of = (name: TargetName) => {
         const mine = samples.get(targets.find((t) => t.runtime === runtime && t.name === name) as Target) ?? [];
-        return { rps: median(mine.map((s) => s.rps)), p50: median(mine.map((s) => s.p50)), p99: median(mine.map((s) => s.p99)) };
+        const cpu = (part: keyof CpuPerRequest) => median(mine.map((s) => s.cpu[part]));
+        return {
+          rps: median(mine.map((s) => s.rps)),
+          p50: median(mine.map((s) => s.p50)),
+          p99: median(mine.map((s) => s.p99)),
+          cpu: { process: cpu('process'), postgres: cpu('postgres'), redis: cpu('redis'), total: cpu('total') },
+        };
       };
       const bare = of('bare');
       const pg = of('bare+pg');
       console.log(`\n${runtime}`);
-      console.log('| target | req/s | p50 ms | p99 ms | / bare+pg | p99 added |');
-      console.log('|---|---|---|---|---|---|');
+      console.log('| target | req/s | p50 ms | p99 ms | / bare+pg | p99 added | CPU µs/request: process · PostgreSQL · Redis = total | bare+pg total / this |');
+      console.log('|---|---|---|---|---|---|---|---|');
       for (const name of ['bare', 'bare+pg', 'host', 'host, no redis'] as TargetName[]) {
         const row = of(name);
         if (row.rps === undefined) continue; // not measured (BENCH_TARGETS)
         const ratio = name === 'bare' ? '—' : `${(row.rps / pg.rps).toFixed(2)}×`;
         const added = name === 'bare' || name === 'bare+pg' ? '—' : `${(row.p99 - pg.p99).toFixed(1)} ms`;
-        console.log(`| ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${ratio} | ${added} |`);
+        const capacity = name === 'bare' ? '—' : `${(pg.cpu.total / row.cpu.total).toFixed(2)}×`;
+        console.log(`| ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${ratio} | ${added} | ${cpuText(row.cpu)} | ${capacity} |`);
       }
       console.log(`bare+pg / bare: ${(pg.rps / bare.rps).toFixed(2)}×`);
       if (runtime === 'node') {

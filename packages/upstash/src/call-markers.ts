@@ -18,11 +18,30 @@ export interface CallMarker {
 
 const NUMBERED = /^([0-9a-f]{16})\.(\d+)$/;
 
-/** Numbers this instance's calls: `<instance>.<seq>`, the instance a random 64-bit hex id. */
-export function callNumbering(newId: () => string): () => string {
+export interface NumberedCall {
+  id: string;
+  marker: CallMarker;
+}
+
+/**
+ * Numbers this instance's calls `<instance>.<seq>` (the instance a random 64-bit hex id), each
+ * with its marker made alongside (what markerOf parses back out of the id): the admit path
+ * makes one per request (issue 14), so no regex there and one bitmap key per 2^20 calls.
+ */
+export function numberedCalls(keys: LimiterKeys, newId: () => string): () => NumberedCall {
   const instance = newId().replace(/-/g, '').slice(0, 16);
   let seq = 0;
-  return () => `${instance}.${seq++}`;
+  let bucket = -1;
+  let bucketKey = '';
+  return () => {
+    const own = seq++;
+    const ownBucket = Math.floor(own / CALLS_PER_BITMAP);
+    if (ownBucket !== bucket) {
+      bucket = ownBucket;
+      bucketKey = keys.callBits(instance, bucket);
+    }
+    return { id: `${instance}.${own}`, marker: { key: bucketKey, bit: own % CALLS_PER_BITMAP } };
+  };
 }
 
 export function markerOf(keys: LimiterKeys, callId: string): CallMarker {

@@ -9,7 +9,8 @@ import type { Redis } from '@upstash/redis';
 export interface LimiterCommands {
   /** EVALSHA of `script` (loading it on NOSCRIPT); the reply as Redis gives it. */
   evalScript<T>(script: string, keys: string[], args: string[]): Promise<T>;
-  zrem(key: string, member: string): Promise<unknown>;
+  /** Removes every member given (one command). */
+  zrem(key: string, ...members: string[]): Promise<unknown>;
   hget(key: string, field: string): Promise<string | number | null>;
   set(key: string, value: string): Promise<unknown>;
 }
@@ -30,7 +31,7 @@ export function fromUpstash(redis: Redis): LimiterCommands {
       }
       return compiled.exec(keys, args) as Promise<T>;
     },
-    zrem: (key, member) => redis.zrem(key, member),
+    zrem: (key, ...members) => redis.zrem(key, ...members),
     hget: (key, field) => redis.hget<string | number>(key, field),
     set: (key, value) => redis.set(key, value),
   };

@@ -2,7 +2,8 @@
  * The Limiter port on Redis, shared by every instance. The memory Limiter of @catalogue/core
  * defines the semantics; this one keeps them across instances:
  * - admit(): one EVALSHA (ADMIT_SCRIPT) does quota → burst (an exact sliding log) →
- *   concurrency acquire atomically; release() is one ZREM, handed by core to waitUntil;
+ *   concurrency acquire atomically; release(), handed by core to waitUntil, rides on the next
+ *   admit of its key in the same turn or one ZREM per key at the turn's end (lease-releases.ts);
  * - the store unreachable, erroring or slower than `timeoutMs` → admit() throws (core fails
  *   open); the call is kept in the ledger under its call id and replayed into the month counter
  *   once the store answers (a call the store did apply left a marker, so it is not counted twice);
@@ -22,9 +23,10 @@
 import type { Accounts, AdmitRequest, BurstState, Clock, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '@catalogue/core';
 import { monthOf, nextMonthStart } from '@catalogue/core';
 import type { Redis } from '@upstash/redis';
-import { callNumbering, markerOf } from './call-markers.js';
+import { markerOf, type NumberedCall, numberedCalls } from './call-markers.js';
 import { fromUpstash, isLimiterCommands, type LimiterCommands } from './commands.js';
 import { type LimiterKeys, limiterKeys } from './keys.js';
+import { leaseReleases } from './lease-releases.js';
 import { ADMIT_SCRIPT, PEEK_SCRIPT, PUBLIC_SCRIPT, REPLAY_SCRIPT } from './scripts.js';
 import { createUsageLedger, type LedgerGroup, type UsageLedger } from './usage-ledger.js';
 import { StoreTimeoutError, withTimeout } from './with-timeout.js';
@@ -36,6 +38,11 @@ export const LEASE_MS = 60_000;
 export const CALL_MARKER_TTL_MS = 15 * 60_000;
 /** Month counters outlive their month so late replays and usage reads still find them. */
 const MONTH_COUNTER_GRACE_MS = 35 * 24 * 3_600_000;
+const WINDOW_ARG = String(BURST_WINDOW_MS);
+const LEASE_ARG = String(LEASE_MS);
+const MARKER_TTL_ARG = String(CALL_MARKER_TTL_MS);
+/** ADMIT_SCRIPT's ARGV index (from 0) of the month counter's seed. */
+const SEED_ARG = 9;
 /** Markers per replay script call. */
 const REPLAY_CHUNK = 500;
 /** Failed-open calls kept one entry each (about 100 bytes apiece: ~10 MB) before overflow entries. */
@@ -68,6 +75,17 @@ export interface RedisLimiter extends Limiter {
 
 type Reply = Array<string | number | null>;
 
+interface KeyNames {
+  customerId: string;
+  environment: Environment;
+  monthName: string;
+  burst: string;
+  month: string;
+  leases: string;
+}
+
+const MAX_CACHED_KEY_NAMES = 10_000;
+
 export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   const { accounts } = options;
   const clock = options.clock ?? { now: () => Date.now() };
@@ -76,7 +94,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   const backgroundTimeoutMs = options.backgroundTimeoutMs ?? 2_000;
   const keys = limiterKeys(options.prefix ?? 'catalogue:limits');
   const newId = () => crypto.randomUUID();
-  const nextCallId = callNumbering(newId);
+  const nextCall = numberedCalls(keys, newId);
   const ledger: UsageLedger = createUsageLedger({ maxBufferedCalls: options.maxBufferedCalls ?? MAX_BUFFERED_CALLS, newId });
 
   const redis = isLimiterCommands(options.redis) ? options.redis : fromUpstash(options.redis);
@@ -88,7 +106,29 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
 
   // A relative TTL (Redis' own clock may disagree with the injected one): the rest of the
   // month as the caller sees it, plus the grace.
-  const monthTtlMs = (month: string, now: number) => Math.max(0, nextMonthStart(Date.parse(`${month}-01T00:00:00Z`)) - now) + MONTH_COUNTER_GRACE_MS;
+  // The month of `now` and where it ends, worked out once a month rather than per request.
+  let monthStart = 0;
+  let monthEnd = 0;
+  let monthName = '';
+  const monthAt = (now: number) => {
+    if (now < monthStart || now >= monthEnd) {
+      monthName = monthOf(now);
+      monthStart = Date.parse(`${monthName}-01T00:00:00Z`);
+      monthEnd = nextMonthStart(now);
+    }
+    return monthName;
+  };
+  const monthEnds = new Map<string, number>();
+  const monthTtlMs = (month: string, now: number) => {
+    let end = monthEnds.get(month);
+    if (end === undefined) {
+      end = nextMonthStart(Date.parse(`${month}-01T00:00:00Z`));
+      // A handful of months in a process's life; bounded all the same.
+      if (monthEnds.size > 24) monthEnds.clear();
+      monthEnds.set(month, end);
+    }
+    return Math.max(0, end - now) + MONTH_COUNTER_GRACE_MS;
+  };
   const windowOf = (now: number) => Math.floor(now / BURST_WINDOW_MS);
 
   function warn(kind: string, fields: Record<string, unknown>, error?: unknown): void {
@@ -100,43 +140,71 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     });
   }
 
-  function releaseLease(keyId: string, leaseId: string): Promise<void> {
-    return withTimeout(redis.zrem(keys.leases(keyId), leaseId), backgroundTimeoutMs).then(
-      () => undefined,
-      // The lease expires after LEASE_MS anyway; a failed release only holds the slot until then.
-      (error: unknown) => warn('ratelimit.release_failed', { key_id: keyId }, error),
-    );
+  // Releases leave with the next admit of their key in the same turn, or one ZREM per key at its
+  // end (lease-releases.ts). The lease expires after LEASE_MS anyway; a failed release only
+  // holds the slot until then.
+  const releases = leaseReleases(
+    (leaseKey, leaseIds) => withTimeout(redis.zrem(leaseKey, ...leaseIds), backgroundTimeoutMs),
+    (leaseKey, error) => warn('ratelimit.release_failed', { lease_key: leaseKey }, error),
+  );
+  const releaseLease = (keyId: string, leaseId: string) => releases.release(keys.leases(keyId), leaseId);
+
+  // An API key's three key names, made again only when its customer, environment or month
+  // changes (a request's strings, issue 14); bounded by clearing, as keys in use come back.
+  const keyNames = new Map<string, KeyNames>();
+  function keyNamesOf(customerId: string, environment: Environment, keyId: string, month: string): KeyNames {
+    let names = keyNames.get(keyId);
+    if (names === undefined || names.customerId !== customerId || names.environment !== environment || names.monthName !== month) {
+      if (keyNames.size >= MAX_CACHED_KEY_NAMES) keyNames.clear();
+      names = {
+        customerId,
+        environment,
+        monthName: month,
+        burst: keys.burst(customerId, environment),
+        month: keys.month(customerId, environment, month),
+        leases: keys.leases(keyId),
+      };
+      keyNames.set(keyId, names);
+    }
+    return names;
   }
 
-  async function runAdmit(request: AdmitRequest, callId: string, month: string): Promise<Reply> {
+  async function runAdmit(request: AdmitRequest, call: NumberedCall, month: string): Promise<Reply> {
     const { customerId, environment, keyId, policy, now } = request;
-    const marker = markerOf(keys, callId);
-    const scriptKeys = [keys.burst(customerId, environment), keys.month(customerId, environment, month), keys.leases(keyId), marker.key, keys.authEpoch];
-    const args = (seed: string) =>
-      [
-        now,
-        BURST_WINDOW_MS,
-        policy.burstPerMinute,
-        policy.quotaPerMonth,
-        policy.quotaMode === 'block' ? 1 : 0,
-        policy.concurrency,
-        LEASE_MS,
-        callId,
-        CALL_MARKER_TTL_MS,
-        seed,
-        // A fresh generation or epoch is needed only when the script creates one; the call's
-        // own id is unique already, so no further random id per call.
-        `g${callId}`,
-        monthTtlMs(month, now),
-        `e${callId}`,
-        request.authEpoch ?? '',
-        marker.bit,
-      ].map(String);
-    const reply = await withTimeout(admitScript.exec(scriptKeys, args('')), timeoutMs);
+    const { id: callId, marker } = call;
+    const names = keyNamesOf(customerId, environment, keyId, month);
+    const scriptKeys = [names.burst, names.month, names.leases, marker.key, keys.authEpoch];
+    // Strings as Redis takes them, made directly: this runs on every request (issue 14).
+    const args = [
+      String(now),
+      WINDOW_ARG,
+      String(policy.burstPerMinute),
+      String(policy.quotaPerMonth),
+      policy.quotaMode === 'block' ? '1' : '0',
+      String(policy.concurrency),
+      LEASE_ARG,
+      callId,
+      MARKER_TTL_ARG,
+      '', // the month counter's seed: known only on the second try below
+      String(monthTtlMs(month, now)),
+      request.authEpoch ?? '',
+      String(marker.bit),
+    ];
+    // Leases of this key released earlier in this turn: the script removes them first.
+    const folded = releases.take(scriptKeys[2] as string);
+    let reply: Reply;
+    try {
+      reply = await withTimeout(admitScript.exec(scriptKeys, folded ? args.concat(folded.leaseIds) : args), timeoutMs);
+    } catch (error) {
+      if (folded) releases.resend(folded);
+      throw error;
+    }
+    if (folded) releases.landed(folded);
     if (reply[0] !== 'seed') return reply;
     // The month counter is missing (new month, or Redis restarted empty): seed it from durable usage.
     const durable = await accounts.getUsage(customerId, environment, month);
-    const seeded = await withTimeout(admitScript.exec(scriptKeys, args(String(durable))), timeoutMs);
+    args[SEED_ARG] = String(durable);
+    const seeded = await withTimeout(admitScript.exec(scriptKeys, args), timeoutMs);
     if (seeded[0] === 'seed') throw new Error('month counter could not be seeded');
     return seeded;
   }
@@ -237,11 +305,12 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
 
     async admit(request: AdmitRequest): Promise<LimitDecision> {
       const { customerId, environment, keyId, policy, now } = request;
-      const month = monthOf(now);
-      const callId = nextCallId();
+      const month = monthAt(now);
+      const call = nextCall();
+      const callId = call.id;
       let reply: Reply;
       try {
-        reply = await runAdmit(request, callId, month);
+        reply = await runAdmit(request, call, month);
       } catch (error) {
         // Core lets this call through (fail open), so it counts: buffer it under its call id; the
         // replay counts it unless the script did land (its marker then says so).
@@ -273,6 +342,23 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
       const monthCount = Number(used);
       const burstUsed = Number(burst);
       const nextFreeAt = Number(nextFree);
+      if (status === 'ok') {
+        // The answer of nearly every request: built in one literal (issue 14, the hot path).
+        ledger.confirm(customerId, environment, month, String(gen), 1);
+        kickReplay();
+        let released: Promise<void> | null = null;
+        return {
+          allowed: true,
+          reason: null,
+          limit: policy.burstPerMinute,
+          remaining: Math.max(0, policy.burstPerMinute - burstUsed),
+          reset: Math.ceil(nextFreeAt / 1000),
+          retryAfterSeconds: 0,
+          monthCount,
+          release: () => (released ??= releaseLease(keyId, callId)),
+          authEpoch,
+        };
+      }
       const base = {
         limit: policy.burstPerMinute,
         reset: Math.ceil(nextFreeAt / 1000),
@@ -305,19 +391,6 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
             remaining: Math.max(0, policy.burstPerMinute - burstUsed),
             retryAfterSeconds: 1,
           };
-        case 'ok': {
-          ledger.confirm(customerId, environment, month, String(gen), 1);
-          kickReplay();
-          let released: Promise<void> | null = null;
-          return {
-            ...base,
-            allowed: true,
-            reason: null,
-            remaining: Math.max(0, policy.burstPerMinute - burstUsed),
-            retryAfterSeconds: 0,
-            release: () => (released ??= releaseLease(keyId, callId)),
-          };
-        }
         default:
           throw new Error(`unexpected limiter reply ${String(status)}`);
       }
@@ -378,6 +451,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     },
 
     async close() {
+      await releases.flush();
       await syncing;
       let storeAnswers = true;
       for (const group of ledger.groups()) {

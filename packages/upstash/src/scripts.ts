@@ -64,14 +64,16 @@ end
 /**
  * KEYS: burst log, month hash, lease set, call marker (its instance's bitmap), accounts epoch
  * ARGV: now, windowMs, burstLimit, quota, block (1|0), concurrency, leaseMs, callId,
- *       markerTtlMs, seed ('' when unknown), newGen, monthTtlMs, newEpoch, expectedEpoch ('' for
- *       none), marker bit
+ *       markerTtlMs, seed ('' when unknown), monthTtlMs, expectedEpoch ('' for none), marker
+ *       bit, then the ids of leases of this key released since (lease-releases.ts: removed
+ *       first, whatever the answer, so a release needs no command of its own)
  * Returns { status, gen, monthCount, burstUsed, nextFreeMs, epoch }; status is ok | quota |
  * burst | concurrency | dup (call id already counted) | seed (month counter missing, seed
  * unknown) | stale (expectedEpoch is not the accounts epoch: nothing counted, the caller's
  * cached key lookup is out of date). For ok, burstUsed and nextFreeMs include the call.
- * The accounts epoch is created with newEpoch when missing (a Redis that restarted empty), so
- * no cached lookup survives a lost epoch.
+ * A generation or epoch the script creates is 'g' or 'e' and the call's id (unique already):
+ * the accounts epoch is created when missing (a Redis that restarted empty), so no cached
+ * lookup survives a lost epoch.
  */
 export const ADMIT_SCRIPT = `${MONTH_STATE}${MARK_CALL}${BURST_LOG}
 local now         = tonumber(ARGV[1])
@@ -81,16 +83,18 @@ local quota       = tonumber(ARGV[4])
 local block       = ARGV[5] == '1'
 local concurrency = tonumber(ARGV[6])
 local leaseMs     = tonumber(ARGV[7])
-local bit         = tonumber(ARGV[15])
+local bit         = tonumber(ARGV[13])
+
+if #ARGV > 13 then redis.call('ZREM', KEYS[3], unpack(ARGV, 14)) end
 
 local epoch = redis.call('GET', KEYS[5])
 if not epoch then
-  epoch = ARGV[13]
+  epoch = 'e' .. ARGV[8]
   redis.call('SET', KEYS[5], epoch)
 end
-if ARGV[14] ~= '' and ARGV[14] ~= epoch then return {'stale', '', 0, 0, 0, epoch} end
+if ARGV[12] ~= '' and ARGV[12] ~= epoch then return {'stale', '', 0, 0, 0, epoch} end
 
-local used, gen = month_state(KEYS[2], ARGV[10], ARGV[11], ARGV[12])
+local used, gen = month_state(KEYS[2], ARGV[10], 'g' .. ARGV[8], ARGV[11])
 if not used then return {'seed'} end
 
 -- A late delivery of a call that a replay already counted: count nothing twice.

@@ -28,7 +28,7 @@ export function tcpCommands(connection: IORedis): LimiterCommands {
         throw error;
       }
     },
-    zrem: (key, member) => connection.zrem(key, member),
+    zrem: (key, ...members) => connection.zrem(key, ...members),
     hget: (key, field) => connection.hget(key, field),
     set: (key, value) => connection.set(key, value),
   };
