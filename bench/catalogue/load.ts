@@ -44,7 +44,7 @@ try {
     },
   });
   const tally = new Tally();
-  const stream = streamCatalogue({ scale: scaledSizes(Number(scaleArg)) });
+  const stream = streamCatalogue({ scale: scaledSizes(Number(scaleArg)), titleVocabulary: 'zipf' });
   const startedAt = performance.now();
   await writeCatalogueStream(stream, { writer, tally, progress: process.stderr });
   const writtenAt = performance.now();

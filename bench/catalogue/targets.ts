@@ -1,8 +1,8 @@
 /**
  * What the clients ask for, sampled from the loaded catalogue with a fixed seed so every run
- * (and every fix) is measured on the same requests: real title words with the genre and style
- * of the master they came from (search always has hits), real master ids, real artist names
- * and cluster ids.
+ * (and every fix) is measured on the same requests: title words drawn by frequency (a word of a
+ * random master's title) with the genre and style of the master they came from (search always
+ * has hits), real master ids, real artist names and cluster ids.
  */
 import postgres from 'postgres';
 
@@ -15,6 +15,7 @@ export interface Targets {
 }
 
 const SAMPLES = 400;
+const FUNCTION_WORDS = new Set(['the', 'and', 'for']);
 /** A multiple of the batch size, so each batch of consecutive sampled ids holds distinct ids. */
 const MASTER_SAMPLES = 5_000;
 
@@ -29,9 +30,12 @@ export async function sampleTargets(url: string): Promise<Targets> {
     const artists = await sql<Array<{ cluster_id: number; name: string }>>`
       SELECT cluster_id, name FROM artists WHERE master_count > 0 ORDER BY random() LIMIT ${SAMPLES}`;
     const searchQueries: string[] = [];
-    for (const master of masters) {
-      // The longest word of the title: a distinctive token, as a user would type.
-      const word = master.title.split(/\s+/).sort((a, b) => b.length - a.length)[0];
+    for (const [i, master] of masters.entries()) {
+      // A word of a random master's title: words come out as often as titles hold them, so
+      // common words are asked as often as users type them (issue 14). Function words nobody
+      // searches alone are skipped.
+      const words = master.title.split(/[^A-Za-z0-9]+/).filter((w) => w.length >= 3 && !FUNCTION_WORDS.has(w.toLowerCase()));
+      const word = words[i % Math.max(words.length, 1)];
       if (!word || !master.genre || !master.style) continue;
       const params = new URLSearchParams({ q: word, genre: master.genre, style: master.style, limit: '20' });
       searchQueries.push(params.toString());

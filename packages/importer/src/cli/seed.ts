@@ -21,7 +21,7 @@ export async function seedCatalogue(name: SeedName, context: ImportContext): Pro
     return;
   }
   const [{ streamCatalogue }, { SCALE_SIZES }] = await Promise.all([import('../generate/stream.js'), import('../generate/sizes.js')]);
-  await writeCatalogueStream(streamCatalogue({ scale: SCALE_SIZES }), context);
+  await writeCatalogueStream(streamCatalogue({ scale: SCALE_SIZES, titleVocabulary: 'zipf' }), context);
 }
 
 /** Writes a whole in-memory catalogue, table by table. */

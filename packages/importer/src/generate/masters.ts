@@ -13,6 +13,7 @@ import type { Rng } from './prng.js';
 import { rngFor } from './prng.js';
 import { randomLabel } from './signal-plan.js';
 import { COUNTRIES, COUNTRY_WEIGHTS, DATA_QUALITIES, DATA_QUALITY_WEIGHTS, FORMATS, type FormatTemplate, GENRE_WEIGHTS, GENRES } from './taxonomy.js';
+import { type TitleVocabulary, zipfWord } from './vocabulary.js';
 import { ADJECTIVES, NOUNS, TITLE_PATTERNS, TITLE_WORDS } from './words.js';
 import { artistName, artistTraits, isSpecial, labelName, popularArtist, type World } from './world.js';
 
@@ -25,8 +26,17 @@ export interface MasterWithReleases {
 
 const EXTRA_ROLES = ['Producer', 'Mastered By', 'Written-By', 'Mixed By', 'Artwork', 'Photography By', 'Remix', 'Engineer'];
 
-function titleOf(rng: Rng, festivalPlace: string): string {
+function titleOf(rng: Rng, festivalPlace: string, vocabulary: TitleVocabulary): string {
   const pattern = rng.pick(TITLE_PATTERNS);
+  if (vocabulary === 'zipf') {
+    // Every word slot drawn by frequency from the large vocabulary (vocabulary.ts, issue 14).
+    return pattern
+      .replace('{A}', zipfWord(rng.next()))
+      .replace('{N}', zipfWord(rng.next()))
+      .replace('{M}', zipfWord(rng.next()))
+      .replace('{P}', festivalPlace)
+      .replace('{K}', String(rng.int(1, 4)));
+  }
   return pattern
     .replace('{A}', rng.pick(ADJECTIVES))
     .replace('{N}', rng.pick(TITLE_WORDS))
@@ -106,7 +116,7 @@ export function masterAt(world: World, slot: number): MasterWithReleases {
   for (const style of [rng.pick(traits.styles), rng.pick(traits.genre.styles)]) {
     if (!styles.includes(style) && (styles.length === 0 || rng.chance(0.5))) styles.push(style);
   }
-  const title = titleOf(rng, traits.country);
+  const title = titleOf(rng, traits.country, world.titleVocabulary);
 
   const artists: CreditRow[] = [credit(world, artistId, null, null)];
   if (!planted && rng.chance(0.08)) {

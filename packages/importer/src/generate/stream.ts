@@ -12,6 +12,7 @@ import { labelAt } from './labels.js';
 import { type MasterWithReleases, masterAt } from './masters.js';
 import { buildSignalPlan } from './signal-plan.js';
 import { DEFAULT_AS_OF, DEFAULT_SEED, resolveSizes, type Sizes } from './sizes.js';
+import type { TitleVocabulary } from './vocabulary.js';
 import { createWorld, type World } from './world.js';
 
 export interface GenerateOptions {
@@ -19,6 +20,12 @@ export interface GenerateOptions {
   scale?: Partial<Sizes>;
   /** 'YYYY-MM-DD'; the last weekly Bandcamp observation. */
   asOf?: string;
+  /**
+   * Where master titles draw their words: 'demo' (the default; the demo catalogue and the tests
+   * built on its titles) or 'zipf', a large Zipf-distributed vocabulary, which the scale
+   * catalogue uses so that title words are as selective as real ones (vocabulary.ts).
+   */
+  titleVocabulary?: TitleVocabulary;
 }
 
 export interface CatalogueStream {
@@ -41,7 +48,7 @@ function* range<T>(from: number, to: number, make: (i: number) => T): Generator<
 
 export function worldFor(options: GenerateOptions = {}): World {
   const seed = (options.seed ?? DEFAULT_SEED) >>> 0;
-  const world = createWorld(seed, resolveSizes(options.scale), options.asOf ?? DEFAULT_AS_OF);
+  const world = createWorld(seed, resolveSizes(options.scale), options.asOf ?? DEFAULT_AS_OF, options.titleVocabulary);
   world.plan = buildSignalPlan(world);
   return world;
 }

@@ -18,6 +18,7 @@ import { rngFor } from './prng.js';
 import type { Surge } from './series.js';
 import type { Sizes } from './sizes.js';
 import { GENRE_WEIGHTS, GENRES, type GenreProfile, SIGNAL_GENRE_WEIGHTS, SIGNAL_GENRES } from './taxonomy.js';
+import type { TitleVocabulary } from './vocabulary.js';
 
 export const OBSERVATION_WEEKS = 52;
 /** Zipf–Mandelbrot offset: keeps the head heavy but not absurd (top artist ≈ 1–2 % of masters). */
@@ -82,6 +83,8 @@ export interface World {
   readonly labelRoles: Permutation;
   readonly festivalRoles: Permutation;
   readonly masterIds: Permutation;
+  /** Where master titles draw their words (vocabulary.ts): 'demo' unless the caller asks for 'zipf'. */
+  readonly titleVocabulary: TitleVocabulary;
   readonly counts: { breakout: number; watch: number; tastemakerLabels: number; tastemakerFestivals: number };
   readonly names: Record<ArtistKind | 'label', { space: NameSpace; period: number; perm: Permutation }>;
   plan: SignalPlan;
@@ -100,7 +103,7 @@ function remember<V>(cache: Map<number, V>, key: number, value: V): V {
 
 const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 
-export function createWorld(seed: number, sizes: Sizes, asOf: string): World {
+export function createWorld(seed: number, sizes: Sizes, asOf: string, titleVocabulary: TitleVocabulary = 'demo'): World {
   const asOfDay = dayOf(asOf);
   const observationDays = Array.from({ length: OBSERVATION_WEEKS }, (_, k) => asOfDay - 7 * (OBSERVATION_WEEKS - 1 - k));
   const namePlan = (space: NameSpace, population: number, tag: string) => {
@@ -122,6 +125,7 @@ export function createWorld(seed: number, sizes: Sizes, asOf: string): World {
     labelRoles: affinePermutation(seed, 'label-roles', sizes.labels),
     festivalRoles: affinePermutation(seed, 'festival-roles', sizes.festivals),
     masterIds: affinePermutation(seed, 'master-ids', sizes.masters),
+    titleVocabulary,
     counts: {
       breakout: Math.min(b, Math.max(3, Math.round(b * 0.03))),
       watch: Math.min(Math.max(0, b - Math.max(3, Math.round(b * 0.03))), Math.max(3, Math.round(b * 0.02))),

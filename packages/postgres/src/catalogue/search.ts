@@ -39,12 +39,19 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
     ORDER BY score DESC, kind, id
     LIMIT ${query.limit}`,
     );
+  // One word: the page from search_terms when it holds a whole page (see topByTerm); else as below.
+  const ranked = text.tokens.length === 1 ? await topByTerm(sql, read, text.tokens[0] as string, query, signal) : null;
+  if (ranked && ranked.length === query.limit) return ranked.map(hitOf);
   let rows = await page('all');
   if (rows.length === 0 && text.tokens.length > 0) {
     const complete = await read(signal, () => sql`SELECT 1 FROM search_documents WHERE ${matchConditions(sql, text, query.filters)} ${kindCondition} LIMIT 1`);
     if (complete.length === 0) rows = await page('some');
   }
-  return rows.map((row) => ({
+  return rows.map(hitOf);
+}
+
+function hitOf(row: HitRow): SearchHitData {
+  return {
     type: TYPE_OF_KIND[row.kind] as SearchHitData['type'],
     id: row.id,
     slug: row.slug,
@@ -56,7 +63,54 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
     // jsonb keeps keys in its own order: rebuilt in the order core serves (cluster_id, slug, name)
     ...(row.credits ? { credits: row.credits.map((credit) => ({ cluster_id: credit.cluster_id, slug: credit.slug, name: credit.name })) } : {}),
     score: row.score,
-  }));
+  };
+}
+
+/** Index entries a one-word page reads before it gives up and lets search count (selective filters). */
+const TERM_SCAN_CAP = 4_000;
+
+/**
+ * The first `limit` hits of a one-word query from search_terms (migration 0013), or fewer when
+ * the word has fewer rows there that pass the filters within TERM_SCAN_CAP entries. A document
+ * with a row scores ≥ 1033 and the row holds its exact score; every other match scores < 1033
+ * (it lacks the whole word or a title/artist word it prefixes). So a full page read here in
+ * (score DESC, kind, id) order is exactly the page the scoring scan would return; a short one
+ * says nothing, and the caller scores as before. Genre and style are tested on the index entry;
+ * any other filter on the document, for the few rows read.
+ */
+async function topByTerm(sql: Sql, read: Reader, token: string, query: SearchQuery, signal?: AbortSignal): Promise<HitRow[]> {
+  const { filters } = query;
+  const filtered = hasAnyFilter(filters);
+  const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
+  // As matchConditions and searchDocuments: facet filters admit masters only, and the type asked.
+  const kindCondition = sql`${filtered ? sql`AND t.kind = 0` : sql``} ${query.type === 'all' ? sql`` : sql`AND t.kind = ${KIND_OF_TYPE[query.type]}`}`;
+  const genre = filters.genre?.length ? sql`AND t.genre_keys && ${lower(filters.genre)}::text[]` : sql``;
+  const style = filters.style?.length ? sql`AND t.style_keys && ${lower(filters.style)}::text[]` : sql``;
+  const { genre: _genre, style: _style, ...others } = filters;
+  // The other filters on the document itself (matchConditions names its columns unqualified).
+  const documentConditions = hasAnyFilter(others)
+    ? sql`EXISTS (SELECT 1 FROM search_documents x WHERE x.kind = t.kind AND x.id = t.id AND ${matchConditions(sql, queryTextOf(null), others)})`
+    : sql`TRUE`;
+  const after = query.after;
+  const afterCondition = after
+    ? sql`AND (t.score < ${after.score}::float8
+            OR (t.score = ${after.score}::float8 AND (t.kind > ${KIND_OF_TYPE[after.type]} OR (t.kind = ${KIND_OF_TYPE[after.type]} AND t.id > ${after.id}))))`
+    : sql``;
+  return read(
+    signal,
+    () => sql<HitRow[]>`
+    SELECT d.kind, d.id, d.slug, d.name, d.year, d.artists, d.genres, d.styles, d.credits, t.score
+    FROM (
+      SELECT kind, id, score, genre_keys, style_keys FROM search_terms t
+      WHERE t.token = ${token} ${afterCondition}
+      ORDER BY t.score DESC, t.kind, t.id
+      LIMIT ${TERM_SCAN_CAP}
+    ) AS t
+    JOIN search_documents d ON d.kind = t.kind AND d.id = t.id
+    WHERE TRUE ${kindCondition} ${genre} ${style} AND ${documentConditions}
+    ORDER BY t.score DESC, t.kind, t.id
+    LIMIT ${query.limit}`,
+  );
 }
 
 function compareFacetValues(a: FacetValue, b: FacetValue): number {

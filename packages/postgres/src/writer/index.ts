@@ -13,6 +13,7 @@ import { advanceGeneration } from './generation.js';
 import { rebuildMasterRecords } from './master-records.js';
 import { mergeArtists, mergeBandcamp, mergeFestivals, mergeLabels, mergeMasters, mergeReleases } from './merges.js';
 import { rebuildSearchDocuments } from './search-documents.js';
+import { rebuildSearchTerms } from './search-terms.js';
 import { recomputeSignals } from './signals.js';
 import { recomputeSlugs } from './slugs.js';
 import { lastById, type StagingMode, stageAndMerge } from './staging.js';
@@ -85,6 +86,7 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
     // own connections, so both cores work (issue 13). PGlite serves one connection: in turn.
     const searchThenFacets = async () => {
       await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
+      await step('search terms', () => rebuildSearchTerms(sql, mode));
       await step('facet totals', () => recomputeFacetTotals(sql));
     };
     // After slugs: a record carries the slugs of the artists and labels it credits.

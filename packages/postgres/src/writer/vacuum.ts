@@ -25,6 +25,7 @@ const CATALOGUE_TABLES = [
   'signal_tastemakers',
   'signal_ones_to_watch',
   'search_documents',
+  'search_terms',
   'facet_totals',
 ] as const;
 
