@@ -6,7 +6,7 @@
  * real titles do — a head of common real words ("love", "night", "live") and a long tail of
  * rare invented ones, so a query is sometimes a very common word and mostly a rare one.
  */
-import { zipfRank } from './world.js';
+import { zipfRank } from './zipf.js';
 
 export type TitleVocabulary = 'demo' | 'zipf';
 

@@ -19,6 +19,7 @@ import type { Surge } from './series.js';
 import type { Sizes } from './sizes.js';
 import { GENRE_WEIGHTS, GENRES, type GenreProfile, SIGNAL_GENRE_WEIGHTS, SIGNAL_GENRES } from './taxonomy.js';
 import type { TitleVocabulary } from './vocabulary.js';
+import { zipfRank } from './zipf.js';
 
 export const OBSERVATION_WEEKS = 52;
 /** Zipf–Mandelbrot offset: keeps the head heavy but not absurd (top artist ≈ 1–2 % of masters). */
@@ -266,12 +267,6 @@ function computeArtistTraits(world: World, id: number): ArtistTraits {
 }
 
 // ---- popularity and roles -----------------------------------------------------------------------
-
-/** Zipf–Mandelbrot rank in [0, n): P(rank = k) ∝ 1/(k + q), drawn by inverting its continuous CDF. */
-export function zipfRank(u: number, n: number, q: number): number {
-  const rank = Math.floor(q * ((n + q) / q) ** u - q);
-  return Math.min(n - 1, Math.max(0, rank));
-}
 
 /** A popular artist id (Zipf over popularity ranks). */
 export function popularArtist(world: World, u: number): number {
