@@ -41,5 +41,13 @@ describe('/docs', () => {
     const guide = await get('/docs/migration');
     expect(guide.status).toBe(200);
     expect(await guide.text()).toContain('<h1>Migrating from /api/v1 to /api/v2</h1>');
+
+    // The page under every spelling of its path; a path that only starts with "docs" is not it.
+    for (const path of ['/docs/', '/docs?urls.primaryName=v2', '/docs#top']) {
+      expect((await get(path)).headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+    }
+    const other = await get('/docsearch');
+    expect(other.status).toBe(404);
+    expect(((await other.json()) as { error: string }).error).toBe('route_not_found');
   });
 });

@@ -58,6 +58,9 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
+/** An absolute URL whose path is /docs or under it. */
+const DOCS_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/docs(?:[/?#]|$)/i;
+
 export type DocsHandler = (request: Request) => Response | null;
 
 /** Answers /docs and /docs/assets/*; null for every other request. Assets are read once, lazily. */
@@ -72,6 +75,8 @@ export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-
     return bytes;
   };
   return (request) => {
+    // Every request passes here first: only a /docs path is parsed as a URL (issue 14).
+    if (!DOCS_PATH.test(request.url)) return null;
     const { pathname } = new URL(request.url);
     if (pathname !== '/docs' && pathname !== '/docs/' && !pathname.startsWith('/docs/assets/')) return null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -94,6 +99,9 @@ export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-
 export function withDocs(service: Service, docs: DocsHandler = createDocsHandler()): Service {
   return {
     ...service,
-    fetch: (request: Request, context?: RequestContextInput) => Promise.resolve(docs(request) ?? service.fetch(request, context)),
+    fetch: (request: Request, context?: RequestContextInput) => {
+      const page = docs(request);
+      return page ? Promise.resolve(page) : service.fetch(request, context);
+    },
   };
 }

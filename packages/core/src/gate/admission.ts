@@ -49,7 +49,7 @@ export async function admitKey(
     const principal = principalOf(cached.found, presented);
     let decision: LimitDecision;
     try {
-      decision = await ports.limiter.admit({ ...admitRequestOf(principal, now), authEpoch: cached.epoch });
+      decision = await ports.limiter.admit(admitRequestOf(principal, now, cached.epoch));
     } catch (error) {
       // Without the limiter's answer nothing proves the entry current: read the store, then fail
       // open (the limiter has already kept this call for its replay; it is not admitted twice).
@@ -78,8 +78,16 @@ export async function admitKey(
   return admitted(ports, principal, decision, now);
 }
 
-function admitRequestOf(principal: Principal, now: number): AdmitRequest {
-  return { customerId: principal.customer.id, environment: principal.key.environment, keyId: principal.key.id, policy: principal.policy, now };
+function admitRequestOf(principal: Principal, now: number, authEpoch?: string): AdmitRequest {
+  const request: AdmitRequest = {
+    customerId: principal.customer.id,
+    environment: principal.key.environment,
+    keyId: principal.key.id,
+    policy: principal.policy,
+    now,
+  };
+  if (authEpoch !== undefined) request.authEpoch = authEpoch;
+  return request;
 }
 
 async function admitted(ports: Ports, principal: Principal, decision: LimitDecision, now: number): Promise<Admission> {
