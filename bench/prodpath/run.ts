@@ -9,7 +9,7 @@
  * The same for Bun (BENCH_RUNTIMES=node,bun). autocannon, BENCH_CONNECTIONS (20) connections,
  * ids cycling over 200 masters, BENCH_ROUNDS (3) interleaved rounds of BENCH_SECONDS (8) s per
  * target after a 2 s warm-up; medians.
- * BENCH_TARGETS=host,bare+pg measures only those targets; BENCH_CPU_PROF_DIR=<dir> starts every
+ * BENCH_TARGETS=host,bare+pg measures only those targets (`host-no-redis` for the last); BENCH_CPU_PROF_DIR=<dir> starts every
  * Node child with --cpu-prof there (a profile per child, written when it stops).
  * Beside req/s it prints the CPU each request cost in the target's process, the PostgreSQL
  * backends and Redis (cpu.ts): the figure that holds still when other work shares the cores.
@@ -36,7 +36,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const RUNTIMES = (process.env.BENCH_RUNTIMES ?? 'node,bun').split(',') as Array<'node' | 'bun'>;
 const ADMIN_TOKEN = 'bench-prodpath-admin-token-0123456789';
 const BIN = join(ROOT, 'node_modules/.bin');
-const ONLY = process.env.BENCH_TARGETS?.split(',');
+// Names compared without spaces and punctuation: `host-no-redis` picks "host, no redis".
+const targetKey = (name: string) => name.toLowerCase().replace(/[^a-z+]/g, '');
+const ONLY = process.env.BENCH_TARGETS?.split(',').map(targetKey);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 type TargetName = 'bare' | 'bare+pg' | 'host' | 'host, no redis';
@@ -182,7 +184,7 @@ async function main(): Promise<void> {
       },
       { name: 'host', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }) },
       { name: 'host, no redis', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl }) },
-    ]).filter((target) => !ONLY || ONLY.includes(target.name));
+    ]).filter((target) => !ONLY || ONLY.includes(targetKey(target.name)));
 
     const samples = new Map<Target, Sample[]>();
     for (let round = 0; round < ROUNDS; round++) {
