@@ -2,7 +2,7 @@
  * Brings an already loaded bench database up to the current schema and derived data that
  * needs no reload: pending migrations, the whole-catalogue facet totals, the stored master
  * records (built when a database loaded before migration 0007 has none), the one-word search
- * terms (built when a database loaded before migration 0013 has none), VACUUM (ANALYZE).
+ * terms and style words (built when a database loaded before migration 0013 or 0014 has none), VACUUM (ANALYZE).
  *
  *   node --conditions=catalogue-source --import tsx bench/catalogue/refresh.ts <database-url>
  */
@@ -20,7 +20,7 @@ try {
   await recomputeFacetTotals(sql);
   const [records] = await sql<Array<{ stored: boolean }>>`SELECT exists (SELECT 1 FROM master_records) AS stored`;
   if (!records?.stored) await rebuildMasterRecords(sql, 5_000);
-  const [terms] = await sql<Array<{ stored: boolean }>>`SELECT exists (SELECT 1 FROM search_terms) AS stored`;
+  const [terms] = await sql<Array<{ stored: boolean }>>`SELECT exists (SELECT 1 FROM search_terms) AND exists (SELECT 1 FROM search_style_words) AS stored`;
   if (!terms?.stored) await rebuildSearchTerms(sql, 'copy');
   await vacuumCatalogue(sql);
   process.stderr.write(

@@ -146,7 +146,11 @@ export function describeCatalogueConformance(
         { format: ['vinyl'] },
         { year_from: 1990, year_to: 2010 },
       ];
+      // Two words with a style filter: PostgreSQL matches them through search_style_words (migration 0014).
+      for (const f of filters) await same((c) => c.search(searchQuery(`${common[0]} ${common[1]?.slice(0, 3)}`, { filters: f }), {}));
+      for (const f of filters) await same((c) => c.facets({ q: `${common[1]} ${common[0]}`, facets: ['genre', 'style', 'format'], filters: f, limit: 5 }, {}));
       for (const q of [...common, ...common.map((word) => word.slice(0, 2)), 'nova']) {
+        for (const f of filters) await same((c) => c.facets({ q, facets: ['genre', 'style', 'year_from', 'label'], filters: f, limit: 3 }, {}));
         for (const limit of [1, 2, 5]) {
           for (const f of filters) await same((c) => c.search(searchQuery(q, { limit, filters: f }), {}));
           for (const type of ['master', 'artist'] as const) await same((c) => c.search(searchQuery(q, { limit, type }), {}));

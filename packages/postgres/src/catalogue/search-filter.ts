@@ -8,6 +8,7 @@
 import type { FacetFilters } from '@catalogue/core';
 import { type MatchMode, searchTextOf } from '@catalogue/core/catalogue';
 import type { Fragment, Sql } from 'postgres';
+import type { Reader } from './reader.js';
 
 export interface QueryText {
   tokens: string[];
@@ -31,14 +32,27 @@ export function hasAnyFilter(filters: FacetFilters): boolean {
 
 const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
 
-/** Conditions as one fragment starting with `TRUE`, so callers can always append it after WHERE. */
-export function matchConditions(sql: Sql, text: QueryText, filters: FacetFilters, mode: MatchMode = 'all'): Fragment {
+/**
+ * Conditions as one fragment starting with `TRUE`, so callers can always append it after WHERE.
+ * With `styleWords` (search_style_words is built, see styleWordsReady), every token in the
+ * "all" mode and a style filter: the masters are those the word + style index lists for every
+ * token (the same set as the tsv and style conditions it replaces), fetched by primary key.
+ */
+export function matchConditions(sql: Sql, text: QueryText, filters: FacetFilters, mode: MatchMode = 'all', styleWords = false): Fragment {
   const parts: Fragment[] = [];
-  if (text.tokens.length > 0) parts.push(sql`AND tsv @@ ${mode === 'all' ? text.tsquery : text.anyTsquery}::tsquery`);
+  const styles = filters.style?.length ? lower(filters.style) : null;
+  const byStyleWords = styleWords && styles !== null && mode === 'all' && text.tokens.length > 0;
+  if (byStyleWords) {
+    // ARRAY(…) is computed once, first: the planner then reads the few masters by (kind, id).
+    const ranges = text.tokens.map(
+      (token) => sql`SELECT id FROM search_style_words WHERE style_key = ANY(${styles}::text[]) AND token >= ${token} AND token < ${`${token}~`}`,
+    );
+    parts.push(sql`AND kind = 0 AND id = ANY(ARRAY(${ranges.reduce((all, range) => sql`${all} INTERSECT ${range}`)}))`);
+  } else if (text.tokens.length > 0) parts.push(sql`AND tsv @@ ${mode === 'all' ? text.tsquery : text.anyTsquery}::tsquery`);
   if (hasAnyFilter(filters)) {
     parts.push(sql`AND kind = 0`);
     if (filters.genre?.length) parts.push(sql`AND genre_keys && ${lower(filters.genre)}::text[]`);
-    if (filters.style?.length) parts.push(sql`AND style_keys && ${lower(filters.style)}::text[]`);
+    if (styles && !byStyleWords) parts.push(sql`AND style_keys && ${styles}::text[]`);
     if (filters.format?.length) parts.push(sql`AND format_keys && ${lower(filters.format)}::text[]`);
     if (filters.country?.length) parts.push(sql`AND country_key = ANY(${lower(filters.country)}::text[])`);
     if (filters.label?.length) parts.push(sql`AND label_keys && ${lower(filters.label)}::text[]`);
@@ -72,4 +86,24 @@ export function scoreExpression(sql: Sql, text: QueryText, mode: MatchMode = 'al
       ? sql`CASE WHEN name_key = ${text.key} THEN 2 WHEN phrase_text LIKE ${`% ${text.key}%`} THEN 1 ELSE 0 END`
       : sql`CASE WHEN name_key = ${text.key} THEN 2 ELSE 0 END`;
   return sql`((((${matched}) * 128 + (${primary})) * 4 + ${phrase}) * 2 + ${whole})::float8 + score0`;
+}
+
+/**
+ * Whether search_style_words (migration 0014) holds the catalogue's masters: filled, or no
+ * master has a style. Until the first finish() after the migration it is empty, and matching
+ * through it would find nothing, so searches match as before. Once filled it stays so (finish()
+ * swaps in a full rebuild), so a true answer is kept per pool.
+ */
+const styleWordsBuilt = new WeakSet<Sql>();
+
+export async function styleWordsReady(sql: Sql, read: Reader, signal?: AbortSignal): Promise<boolean> {
+  if (styleWordsBuilt.has(sql)) return true;
+  const [row] = await read(
+    signal,
+    () => sql<Array<{ ready: boolean }>>`
+    SELECT EXISTS (SELECT 1 FROM search_style_words)
+        OR NOT EXISTS (SELECT 1 FROM search_documents WHERE kind = 0 AND style_keys <> '{}') AS ready`,
+  );
+  if (row?.ready) styleWordsBuilt.add(sql);
+  return row?.ready ?? false;
 }

@@ -4,7 +4,7 @@ import { compareText, type MatchMode } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { facetValuesOf, type StoredFacet, storedFacetOf } from './facet-values.js';
 import type { Reader } from './reader.js';
-import { hasAnyFilter, matchConditions, queryTextOf, scoreExpression } from './search-filter.js';
+import { hasAnyFilter, matchConditions, queryTextOf, scoreExpression, styleWordsReady } from './search-filter.js';
 
 const KIND_OF_TYPE = { master: 0, artist: 1, label: 2, festival: 3 } as const;
 const TYPE_OF_KIND = ['master', 'artist', 'label', 'festival'] as const;
@@ -33,7 +33,7 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
     SELECT * FROM (
       SELECT kind, id, slug, name, year, artists, genres, styles, credits, ${scoreExpression(sql, text, mode)} AS score
       FROM search_documents
-      WHERE ${matchConditions(sql, text, query.filters, mode)} ${kindCondition}
+      WHERE ${matchConditions(sql, text, query.filters, mode, styleWords)} ${kindCondition}
     ) AS hits
     ${afterCondition}
     ORDER BY score DESC, kind, id
@@ -42,9 +42,13 @@ export async function searchDocuments(sql: Sql, read: Reader, query: SearchQuery
   // One word: the page from search_terms when it holds a whole page (see topByTerm); else as below.
   const ranked = text.tokens.length === 1 ? await topByTerm(sql, read, text.tokens[0] as string, query, signal) : null;
   if (ranked && ranked.length === query.limit) return ranked.map(hitOf);
+  const styleWords = Boolean(query.filters.style?.length) && text.tokens.length > 0 && (await styleWordsReady(sql, read, signal));
   let rows = await page('all');
   if (rows.length === 0 && text.tokens.length > 0) {
-    const complete = await read(signal, () => sql`SELECT 1 FROM search_documents WHERE ${matchConditions(sql, text, query.filters)} ${kindCondition} LIMIT 1`);
+    const complete = await read(
+      signal,
+      () => sql`SELECT 1 FROM search_documents WHERE ${matchConditions(sql, text, query.filters, 'all', styleWords)} ${kindCondition} LIMIT 1`,
+    );
     if (complete.length === 0) rows = await page('some');
   }
   return rows.map(hitOf);
@@ -180,7 +184,8 @@ export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, si
     // No row: finish() has not run since this migration, so count live rather than answer wrong.
     if (state[0]) return { total: state[0].masters, facets: facetsFrom(query.facets, rows, query.limit) };
   }
-  const where = sql`kind = 0 AND ${matchConditions(sql, text, query.filters)}`;
+  const styleWords = Boolean(query.filters.style?.length) && text.tokens.length > 0 && (await styleWordsReady(sql, read, signal));
+  const where = sql`kind = 0 AND ${matchConditions(sql, text, query.filters, 'all', styleWords)}`;
   const counted = stored.map(
     (facet) => sql`
     SELECT ${facet}::text AS facet, v.value, count(*)::int AS count

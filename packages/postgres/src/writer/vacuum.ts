@@ -26,6 +26,7 @@ const CATALOGUE_TABLES = [
   'signal_ones_to_watch',
   'search_documents',
   'search_terms',
+  'search_style_words',
   'facet_totals',
 ] as const;
 

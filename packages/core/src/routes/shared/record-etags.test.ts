@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pureHasher } from '../../defaults.js';
 import { etagOf } from '../../http/conditional.js';
-import { recordAnswer } from './record-etags.js';
+import { recordAnswer, recordBody } from './record-etags.js';
 
 describe('recordAnswer', () => {
   it('builds the body once per record and variant, with the ETag of exactly that body', () => {
@@ -27,5 +27,19 @@ describe('recordAnswer', () => {
     const two = recordAnswer('{"master_id":8}', 'v', () => 'eight', pureHasher);
     expect([one.body, two.body]).toEqual(['seven', 'eight']);
     expect(recordAnswer('{"master_id":7}', 'v', () => 'changed', pureHasher).body).toBe('seven');
+  });
+
+  it('recordBody: one body per record text and variant, built again for another variant or text', () => {
+    let builds = 0;
+    const build = (text: string) => () => {
+      builds++;
+      return text;
+    };
+    expect(recordBody('{"master_id":9}', 'https://a/api/v1', build('nine'))).toBe('nine');
+    expect(recordBody('{"master_id":9}', 'https://a/api/v1', build('again'))).toBe('nine');
+    expect(builds).toBe(1);
+    expect(recordBody('{"master_id":9}', 'https://b/api/v1', build('nine at b'))).toBe('nine at b');
+    expect(recordBody('{"master_id":10}', 'https://b/api/v1', build('ten'))).toBe('ten');
+    expect(builds).toBe(3);
   });
 });

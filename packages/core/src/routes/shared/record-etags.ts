@@ -39,3 +39,20 @@ export function recordAnswer(record: object | string, variant: string, build: ()
   }
   return answer;
 }
+
+/**
+ * Bodies only (no ETag), for answers that hold many records (POST /api/v1/masters/batch):
+ * each record's text with its links spliced in, made once per record text and variant. Bounded
+ * like byText but larger, since one batch alone names up to 500 records; dropped whole when full.
+ */
+const bodyByText = new Map<string, { variant: string; body: string }>();
+const MAX_BODY_ENTRIES = 16_384;
+
+export function recordBody(record: string, variant: string, build: () => string): string {
+  const memo = bodyByText.get(record);
+  if (memo && memo.variant === variant) return memo.body;
+  const body = build();
+  if (bodyByText.size >= MAX_BODY_ENTRIES) bodyByText.clear();
+  bodyByText.set(record, { variant, body });
+  return body;
+}
