@@ -8,7 +8,7 @@
  */
 import { zipfRank } from './zipf.js';
 
-export type TitleVocabulary = 'demo' | 'zipf';
+export type { TitleVocabulary } from './world.js';
 
 const split = (text: string): readonly string[] => text.trim().split(/\s+/);
 

@@ -18,7 +18,6 @@ import { rngFor } from './prng.js';
 import type { Surge } from './series.js';
 import type { Sizes } from './sizes.js';
 import { GENRE_WEIGHTS, GENRES, type GenreProfile, SIGNAL_GENRE_WEIGHTS, SIGNAL_GENRES } from './taxonomy.js';
-import type { TitleVocabulary } from './vocabulary.js';
 import { zipfRank } from './zipf.js';
 
 export const OBSERVATION_WEEKS = 52;
@@ -27,6 +26,9 @@ const ARTIST_ZIPF_OFFSET = 12;
 const LABEL_ZIPF_OFFSET = 6;
 /** Share of names that repeat ("Name (2)"). */
 const NAME_PERIOD_SHARE = 0.95;
+
+/** Where master titles draw their words: the demo's small list, or the scale's Zipf vocabulary (vocabulary.ts). */
+export type TitleVocabulary = 'demo' | 'zipf';
 
 /** The planted signal structure the world holds; signal-plan.ts builds it. */
 export type SignalPhase = 'past' | 'fresh' | 'rising' | 'watch';
