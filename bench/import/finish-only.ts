@@ -11,10 +11,9 @@ if (!url) throw new Error('usage: finish-only.ts <database-url>');
 const sql = connectPostgres(url, { max: 4, statementTimeoutMs: 0, postgres: { connection: { jit: 'off' } } });
 const startedAt = performance.now();
 const writer = createPostgresWriter(sql, {
+  databaseUrl: url,
   onFinishStep: (step, seconds) => process.stderr.write(`  ${step}: ${seconds.toFixed(1)} s\n`),
 });
 await writer.finish({ force: true });
-process.stderr.write(
-  `finish(): ${((performance.now() - startedAt) / 1000).toFixed(1)} s; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
-);
+process.stderr.write(`finish(): ${((performance.now() - startedAt) / 1000).toFixed(1)} s; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);
 await sql.end({ timeout: 5 });

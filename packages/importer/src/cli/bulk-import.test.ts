@@ -83,7 +83,7 @@ describe('catalogue import discogs, bulk path', () => {
       );
     const imported = await rows();
     // Pages of 50: the pages are computed in worker threads (derived-copy.ts, issue 13).
-    await createPostgresWriter(sql, { pageSize: 50, derivedThreads: 2 }).finish({ force: true });
+    await createPostgresWriter(sql, { pageSize: 50, derivedThreads: 2, databaseUrl: url }).finish({ force: true });
     expect(await rows()).toEqual(imported);
     await sql`DELETE FROM master_records`;
     await rebuildSearchDocuments(sql, 'parameter', 100);

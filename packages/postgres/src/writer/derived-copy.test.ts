@@ -36,7 +36,7 @@ describe('search documents and master records in one pass (PostgreSQL)', () => {
     const [{ masters }] = await db.sql<[{ masters: number }]>`SELECT count(*)::int AS masters FROM masters`;
     expect(masters).toBeGreaterThan(4);
     // Pages of 2: more pages than the small-catalogue threshold, so worker threads compute them.
-    await createPostgresWriter(db.sql, { pageSize: 2, derivedThreads: 2 }).finish({ force: true });
+    await createPostgresWriter(db.sql, { pageSize: 2, derivedThreads: 2, databaseUrl: db.url }).finish({ force: true });
     const threaded = await both();
     expect(threaded.records).toHaveLength(masters);
     expect(threaded.documents.length).toBeGreaterThan(masters);
@@ -52,7 +52,7 @@ describe('search documents and master records in one pass (PostgreSQL)', () => {
   });
 
   it('stores each master record as the text assembleMasters gives live', async () => {
-    await createPostgresWriter(db.sql, { pageSize: 2, derivedThreads: 2 }).finish({ force: true });
+    await createPostgresWriter(db.sql, { pageSize: 2, derivedThreads: 2, databaseUrl: db.url }).finish({ force: true });
     const stored = await db.sql<Array<{ master_id: number; text: string }>>`SELECT master_id, record::text AS text FROM master_records ORDER BY master_id`;
     const live = await assembleMasters(
       db.sql,

@@ -9,50 +9,29 @@
 import type { FestivalRow } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import { buildKeysAndIndexesLike, swapIn } from '../bulk/table-swap.js';
+import { copyInto, DERIVED_TABLES } from './derived-page-task.js';
 import type { PageKind } from './derived-pages.js';
-import { type IdRange, pageRanges, readPage } from './derived-queries.js';
+import { type IdRange, pageRanges } from './derived-queries.js';
 import { startDerivedThreads } from './derived-threads.js';
-import { DOCUMENT_COLUMNS, documentLine, festivalDocument } from './search-document-rows.js';
+import { documentLine, festivalDocument } from './search-document-rows.js';
 import { forEachPage } from './search-documents.js';
 
 export interface DerivedCopyOptions {
   /** Masters (and artists, labels) per page. */
   pageSize: number;
-  /** Worker threads computing pages (0: on this thread). */
+  /** Worker threads reading, computing and writing pages (0: all on this thread). */
   threads: number;
-  /** Pages in flight at once (read, computed or written). */
-  inFlight: number;
+  /** Where the workers connect; without it, pages are done on this thread. */
+  databaseUrl?: string;
   step: (name: string, run: () => Promise<void>) => Promise<void>;
 }
 
+/** Up to this many pages (a test's or a demo's catalogue), no worker is started. */
 const SMALL_PAGES = 4;
 
-const TABLES = [
-  { table: 'search_documents', target: 'import_search_documents', columns: DOCUMENT_COLUMNS },
-  { table: 'master_records', target: 'import_master_records', columns: ['master_id', 'record'] },
-] as const;
-
-/**
- * One COPY on a connection reserved for it: postgres.js pipelines queued queries onto a busy
- * connection, and a query queued behind a COPY on a small pool failed (COPY_IN_PROGRESS) or hung.
- */
-async function copyInto(sql: Sql, target: string, columns: readonly string[], text: string): Promise<void> {
-  if (text.length === 0) return;
-  const reserved = await sql.reserve();
-  try {
-    const stream = await reserved.unsafe(`COPY ${target} (${columns.join(', ')}) FROM STDIN`).writable();
-    await new Promise<void>((resolve, reject) => {
-      stream.once('error', reject);
-      stream.once('finish', resolve);
-      stream.end(text);
-    });
-  } finally {
-    reserved.release();
-  }
-}
-
 export async function rebuildDocumentsAndRecordsByCopy(sql: Sql, options: DerivedCopyOptions): Promise<void> {
-  const [documents, records] = TABLES;
+  const TABLES = DERIVED_TABLES;
+  const [documents] = TABLES;
   const dropTargets = () => sql.unsafe(`DROP TABLE IF EXISTS ${TABLES.map((t) => t.target).join(', ')}`);
   await dropTargets();
   for (const { table, target } of TABLES) await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
@@ -62,15 +41,14 @@ export async function rebuildDocumentsAndRecordsByCopy(sql: Sql, options: Derive
       for (const kind of ['masters', 'artists', 'labels'] as const) {
         for (const range of await pageRanges(sql, kind, options.pageSize)) pages.push({ kind, range });
       }
-      // A small catalogue (a test's, a demo's) is computed on this thread: no worker to start.
-      const threads = startDerivedThreads(pages.length > SMALL_PAGES ? options.threads : 0);
+      const threads = startDerivedThreads(sql, pages.length > SMALL_PAGES ? options.threads : 0, options.databaseUrl);
+      let failed: PromiseSettledResult<void> | undefined;
       try {
+        // Two pages per worker (or two on this thread): one is read while the other is computed and written.
         const runner = async () => {
           for (let page = pages.shift(); page !== undefined; page = pages.shift()) {
             try {
-              const output = await threads.run(page.kind, await readPage(sql, page.kind, page.range));
-              await copyInto(sql, documents.target, documents.columns, output.documents);
-              await copyInto(sql, records.target, records.columns, output.records);
+              await threads.run(page.kind, page.range);
             } catch (error) {
               pages.length = 0;
               throw error;
@@ -78,11 +56,11 @@ export async function rebuildDocumentsAndRecordsByCopy(sql: Sql, options: Derive
           }
         };
         // Every runner settles before an error is raised, so none is left writing.
-        const failed = (await Promise.allSettled(Array.from({ length: Math.max(1, options.inFlight) }, runner))).find((result) => result.status === 'rejected');
-        if (failed) throw failed.reason;
+        failed = (await Promise.allSettled(Array.from({ length: Math.max(2, 2 * threads.size) }, runner))).find((result) => result.status === 'rejected');
       } finally {
-        await threads.close();
+        await threads.close(failed !== undefined);
       }
+      if (failed?.status === 'rejected') throw failed.reason;
       await forEachPage(
         (after) => sql<Array<{ page_id: number; slug: string | null; doc: FestivalRow }>>`
           SELECT festival_id AS page_id, slug, doc FROM festivals WHERE festival_id > ${after} ORDER BY festival_id LIMIT ${options.pageSize}`,

@@ -76,10 +76,14 @@ function artistPage(sql: Sql, after: number, upTo: number): PageRows {
     SELECT json_agg(json_build_array(a.discogs_id, a.name, a.slug, a.master_count, g.genres) ORDER BY a.discogs_id)::text AS page
     FROM artists a
     LEFT JOIN (
-      SELECT ma.artist_id, json_agg(m.genres) AS genres
-      FROM master_artists ma JOIN masters m ON m.master_id = ma.master_id
-      WHERE ma.artist_id > ${after} AND ma.artist_id <= ${upTo}
-      GROUP BY ma.artist_id
+      SELECT artist_id, json_agg(json_build_array(genre, n)) AS genres
+      FROM (
+        SELECT ma.artist_id, g.genre, count(*)::int AS n
+        FROM master_artists ma JOIN masters m ON m.master_id = ma.master_id, LATERAL (SELECT DISTINCT unnest(m.genres)) AS g(genre)
+        WHERE ma.artist_id > ${after} AND ma.artist_id <= ${upTo}
+        GROUP BY ma.artist_id, g.genre
+      ) counted
+      GROUP BY artist_id
     ) g ON g.artist_id = a.discogs_id
     WHERE a.discogs_id > ${after} AND a.discogs_id <= ${upTo}`;
 }

@@ -1,26 +1,41 @@
 /**
- * A small pool of derived-data worker threads (derived-worker.ts): `run` hands a page's JSON
- * text to the least busy worker and resolves with its COPY text. With no threads (or where a
- * worker cannot be started) the page is computed on this thread, with the same result.
+ * A small pool of derived-data worker threads (derived-worker.ts), each with its own
+ * connection: `run` hands a page's id range to the least busy worker and resolves once the
+ * page is written. Without a database URL (a pool the caller made), or where a worker cannot
+ * be started, pages are read, computed and written on this thread, with the same result.
  */
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type PageKind, type PageOutput, pageOutput } from './derived-pages.js';
-import type { DerivedReply, DerivedTask } from './derived-worker.js';
+import type { Sql } from 'postgres';
+import { processPage } from './derived-page-task.js';
+import type { PageKind } from './derived-pages.js';
+import type { IdRange } from './derived-queries.js';
+import type { DerivedReply, DerivedTask, DerivedWorkerData } from './derived-worker.js';
 
 export interface DerivedThreads {
-  run(kind: PageKind, json: string): Promise<PageOutput>;
-  close(): Promise<void>;
+  /** Workers running (0: pages are done on this thread). */
+  readonly size: number;
+  run(kind: PageKind, range: IdRange): Promise<void>;
+  /** Lets the workers finish and stop (abort: stop them now). */
+  close(abort?: boolean): Promise<void>;
 }
+
+/**
+ * Each worker's heap, kept small: a page's objects die young, and with V8's defaults each
+ * worker's heap grew to ~140 MB between collections (the loader's goal is 300 MB, issue 13). A
+ * page of 1,000 masters needs a few MB; the old-generation cap leaves ten times that.
+ */
+const LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 64 };
 
 /**
  * The worker's entry: the built file next to this bundle (tsup's `derived-worker` entry), or,
  * running from source, a bootstrap that registers tsx's loader in the worker (hooks given with
  * --import are not inherited by worker threads on Node 20), as the importer's dump reader does.
  */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./derived-worker.js', import.meta.url));
+function startWorker(workerData: DerivedWorkerData): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./derived-worker.js', import.meta.url), { workerData, resourceLimits: LIMITS });
   const api = pathToFileURL(
     createRequire(import.meta.url)
       .resolve('tsx/esm/api')
@@ -28,20 +43,20 @@ function startWorker(): Worker {
   ).href;
   const source = new URL('./derived-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(bootstrap, { eval: true, execArgv: ['--conditions=catalogue-source'] });
+  return new Worker(bootstrap, { eval: true, workerData, execArgv: ['--conditions=catalogue-source'], resourceLimits: LIMITS });
 }
 
 interface Lane {
   worker: Worker;
-  pending: Map<number, { resolve: (output: PageOutput) => void; reject: (error: Error) => void }>;
+  pending: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
 }
 
-export function startDerivedThreads(count: number): DerivedThreads {
+export function startDerivedThreads(sql: Sql, count: number, databaseUrl: string | undefined): DerivedThreads {
   const lanes: Lane[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; databaseUrl && i < count; i++) {
     let worker: Worker;
     try {
-      worker = startWorker();
+      worker = startWorker({ databaseUrl });
     } catch {
       break;
     }
@@ -49,35 +64,42 @@ export function startDerivedThreads(count: number): DerivedThreads {
     const failAll = (error: Error) => {
       for (const { reject } of lane.pending.values()) reject(error);
       lane.pending.clear();
-      lanes.splice(lanes.indexOf(lane), 1);
     };
     worker.on('message', (reply: DerivedReply) => {
       const waiting = lane.pending.get(reply.id);
       if (!waiting) return;
       lane.pending.delete(reply.id);
       if ('error' in reply) waiting.reject(new Error(`derived-data worker: ${reply.error}`));
-      else waiting.resolve({ documents: reply.documents, records: reply.records });
+      else waiting.resolve();
     });
     worker.on('error', failAll);
-    worker.on('exit', (code) => {
-      if (lanes.includes(lane)) failAll(new Error(`the derived-data worker stopped with exit code ${code}`));
-    });
+    worker.on('exit', (code) => failAll(new Error(`the derived-data worker stopped with exit code ${code}`)));
     lanes.push(lane);
   }
   let nextId = 0;
   return {
-    run(kind, json) {
+    size: lanes.length,
+    run(kind, range) {
       const lane = lanes.reduce<Lane | undefined>((best, candidate) => (!best || candidate.pending.size < best.pending.size ? candidate : best), undefined);
-      if (!lane) return Promise.resolve().then(() => pageOutput(kind, json));
+      if (!lane) return processPage(sql, kind, range);
       const id = nextId++;
-      return new Promise<PageOutput>((resolve, reject) => {
+      return new Promise<void>((resolve, reject) => {
         lane.pending.set(id, { resolve, reject });
-        lane.worker.postMessage({ id, kind, json } satisfies DerivedTask);
+        lane.worker.postMessage({ id, kind, range } satisfies DerivedTask);
       });
     },
-    async close() {
-      const closing = lanes.splice(0);
-      await Promise.all(closing.map((lane) => lane.worker.terminate()));
+    async close(abort = false) {
+      await Promise.all(
+        lanes.splice(0).map(async ({ worker }) => {
+          if (abort) return void (await worker.terminate());
+          const exited = once(worker, 'exit');
+          worker.postMessage('close');
+          // A worker that does not stop within 10 s (a stuck connection) is stopped.
+          const timer = setTimeout(() => void worker.terminate(), 10_000);
+          await exited.catch(() => undefined);
+          clearTimeout(timer);
+        }),
+      );
     },
   };
 }

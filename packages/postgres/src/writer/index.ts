@@ -33,6 +33,8 @@ export interface WriterOptions {
    * main thread only moves text, PostgreSQL reads and writes beside them; issue 13).
    */
   derivedThreads?: number;
+  /** Where those worker threads connect (each its own connection); without it they are not used. */
+  databaseUrl?: string;
   /** Told how long each step of finish() took (the bench reports where a load's time goes). */
   onFinishStep?: (step: string, seconds: number) => void;
 }
@@ -41,7 +43,7 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
   const mode = options.staging ?? 'copy';
   const pageSize = options.pageSize ?? (mode === 'copy' ? 1_000 : 5_000);
   // A page of the one pass is read as one JSON text and computed off this thread.
-  const derivedPageSize = options.pageSize ?? 2_000;
+  const derivedPageSize = options.pageSize ?? 1_000;
   const derivedThreads = options.derivedThreads ?? 2;
   const write = <T>(rows: readonly T[], idOf: (row: T) => number, merge: (tx: TransactionSql) => Promise<void>, docOf: (row: T) => unknown = (row) => row) =>
     stageAndMerge(sql, mode, lastById(rows, idOf).map(docOf), merge);
@@ -93,7 +95,12 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
       // On PostgreSQL both tables come from one pass over masters (then artists and labels)
       // whose JavaScript runs in worker threads (derived-copy.ts; issue 13). After slugs: a
       // record and a document carry the slugs of the artists and labels they credit.
-      await rebuildDocumentsAndRecordsByCopy(sql, { pageSize: derivedPageSize, threads: derivedThreads, inFlight: derivedThreads + 2, step });
+      await rebuildDocumentsAndRecordsByCopy(sql, {
+        pageSize: derivedPageSize,
+        threads: derivedThreads,
+        ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+        step,
+      });
       await step('facet totals', () => recomputeFacetTotals(sql));
     } else {
       // PGlite serves one connection: each table in turn, on this thread.

@@ -6,7 +6,7 @@
  * thread (search-documents.ts) and in the derived-data worker threads (derived-pages.ts).
  */
 import { clusterIdOf, type FestivalRow, type MasterRow, type ReleaseRow } from '@catalogue/core';
-import { type MasterFacetValues, mainGenreOf, masterSearchEntry, type SearchEntry, searchEntry } from '@catalogue/core/catalogue';
+import { type MasterFacetValues, masterSearchEntry, type SearchEntry, searchEntry } from '@catalogue/core/catalogue';
 import { copyInt, copyJson, copyText, copyTextArray } from '../bulk/copy-text.js';
 
 const KIND = { master: 0, artist: 1, label: 2, festival: 3 } as const;
@@ -163,9 +163,8 @@ export function documentLine(d: SearchDocument): string {
   ].join('\t')}\n`;
 }
 
-/** An artist's document: its master count and the main genre of its masters' genres. */
-export function artistDocument(id: number, name: string, slug: string | null, masterCount: number, genres: string[][] | null): SearchDocument {
-  const genre = mainGenreOf((genres ?? []).map((list) => ({ genres: list })));
+/** An artist's document: its master count and the main genre of its masters (core's mainGenreOf). */
+export function artistDocument(id: number, name: string, slug: string | null, masterCount: number, genre: string | null): SearchDocument {
   const hit = { type: 'artist' as const, id: clusterIdOf('artist', id), slug, name, year: null, artists: [], genres: genre ? [genre] : [], styles: [] };
   return documentOf(searchEntry(hit, name, [], [], masterCount, null));
 }

@@ -4,6 +4,7 @@
  * exactly (migration 0010_search_fields: primary tokens at weight A, secondary at D).
  */
 import type { FestivalRow } from '@catalogue/core';
+import { mainGenreOf } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
 import { rebuildByCopy } from '../bulk/table-swap.js';
 import {
@@ -88,7 +89,8 @@ async function produceDocuments(reader: Sql | TransactionSql, pageSize: number, 
         SELECT a.discogs_id AS page_id, a.name, a.slug, a.master_count,
                (SELECT json_agg(m.genres) FROM master_artists ma JOIN masters m ON m.master_id = ma.master_id WHERE ma.artist_id = a.discogs_id) AS genres
         FROM artists a WHERE a.discogs_id > ${after} ORDER BY a.discogs_id LIMIT ${pageSize}`,
-    (rows) => emit(rows.map((row) => artistDocument(row.page_id, row.name, row.slug, row.master_count, row.genres))),
+    (rows) =>
+      emit(rows.map((row) => artistDocument(row.page_id, row.name, row.slug, row.master_count, mainGenreOf((row.genres ?? []).map((genres) => ({ genres })))))),
   );
 
   await forEachPage(
