@@ -6,7 +6,7 @@
  * thread, whose heap held ~100 MB of such strings between collections; or on the main thread.
  */
 import type { Sql } from 'postgres';
-import { type PageKind, pageOutput } from './derived-pages.js';
+import { type PageKind, type PageOutput, pageOutput } from './derived-pages.js';
 import { type IdRange, readPage } from './derived-queries.js';
 import { DOCUMENT_COLUMNS } from './search-document-rows.js';
 
@@ -34,12 +34,16 @@ export async function copyInto(sql: Sql, target: string, columns: readonly strin
   }
 }
 
-/** Computes and writes a page already read. */
-export async function writePage(sql: Sql, kind: PageKind, json: string): Promise<void> {
+/** Writes a page's COPY text into both tables. */
+export async function writeOutput(sql: Sql, output: PageOutput): Promise<void> {
   const [documents, records] = DERIVED_TABLES;
-  const output = pageOutput(kind, json);
   await copyInto(sql, documents.target, documents.columns, output.documents);
   await copyInto(sql, records.target, records.columns, output.records);
+}
+
+/** Computes and writes a page already read. */
+export async function writePage(sql: Sql, kind: PageKind, json: string): Promise<void> {
+  await writeOutput(sql, pageOutput(kind, json));
 }
 
 export async function processPage(sql: Sql, kind: PageKind, range: IdRange): Promise<void> {

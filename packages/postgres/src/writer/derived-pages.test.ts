@@ -7,7 +7,10 @@ describe('mainGenreOfCounts', () => {
   it("picks what core's mainGenreOf picks from the masters' genre lists, ties included, in any order", () => {
     const genres = ['Rock', 'Electronic', 'Jazz', 'Funk / Soul', 'electronic', 'Ωmega'];
     let seed = 7;
-    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let round = 0; round < 500; round++) {
       const masters = Array.from({ length: Math.floor(next() * 8) }, () => ({
         genres: Array.from({ length: Math.floor(next() * 4) }, () => genres[Math.floor(next() * genres.length)] as string),

@@ -27,7 +27,7 @@ export interface DerivedThreads {
  * worker's heap grew to ~140 MB between collections (the loader's goal is 300 MB, issue 13). A
  * page of 1,000 masters needs a few MB; the old-generation cap leaves ten times that.
  */
-const LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 64 };
+const LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 };
 
 /**
  * The worker's entry: the built file next to this bundle (tsup's `derived-worker` entry), or,

@@ -1,13 +1,13 @@
 /**
  * A derived-data worker thread (issue 13): reads pages of rows on its own connection, turns
  * them into COPY text and COPYs it (derived-page-task.ts), so finish()'s JavaScript runs beside
- * the main thread, which only hands out id ranges. A page is read while the previous one is
- * computed, so PostgreSQL and this thread work at once. See derived-threads.ts for the other side.
+ * the main thread, which only hands out id ranges. A page is read, the one before computed and
+ * the one before that COPYed at once, so PostgreSQL and this thread work side by side. See derived-threads.ts for the other side.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import postgres from 'postgres';
-import { writePage } from './derived-page-task.js';
-import type { PageKind } from './derived-pages.js';
+import { writeOutput } from './derived-page-task.js';
+import { type PageKind, type PageOutput, pageOutput } from './derived-pages.js';
 import { type IdRange, readPage } from './derived-queries.js';
 
 export interface DerivedWorkerData {
@@ -28,21 +28,40 @@ const { databaseUrl } = workerData as DerivedWorkerData;
 // As the import's own pool (importer's cli/database.ts): no statement timeout, no JIT.
 const sql = postgres(databaseUrl, { max: 2, onnotice: () => undefined, connection: { application_name: 'catalogue', jit: 'off', statement_timeout: 0 } });
 
-/** Pages are written in the order they came; each one's read starts as soon as it arrives. */
-let written: Promise<void> = Promise.resolve();
+/**
+ * Pages are computed in the order they came, each one's read started as soon as it arrives; a
+ * page's COPY runs while the next one is computed (one output waits at most), so this thread
+ * does not idle while PostgreSQL ingests.
+ */
+let computed: Promise<void> = Promise.resolve();
+let copied: Promise<void> = Promise.resolve();
 port.on('message', (task: DerivedTask | 'close') => {
   if (task === 'close') {
-    void written.then(() => sql.end({ timeout: 5 })).then(() => port.close());
+    void computed
+      .then(() => copied)
+      .then(() => sql.end({ timeout: 5 }))
+      .then(() => port.close());
     return;
   }
+  const reply = (error?: unknown) =>
+    port.postMessage(
+      error === undefined
+        ? ({ id: task.id } satisfies DerivedReply)
+        : ({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies DerivedReply),
+    );
   const read = readPage(sql, task.kind, task.range);
   read.catch(() => undefined);
-  written = written.then(async () => {
+  computed = computed.then(async () => {
+    let output: PageOutput;
     try {
-      await writePage(sql, task.kind, await read);
-      port.postMessage({ id: task.id } satisfies DerivedReply);
+      output = pageOutput(task.kind, await read);
     } catch (error) {
-      port.postMessage({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies DerivedReply);
+      reply(error);
+      return;
     }
+    const previous = copied;
+    copied = previous.then(() => writeOutput(sql, output).then(() => reply(), reply));
+    // The next page is computed only once the previous output is written: one waits at most.
+    await previous;
   });
 });
