@@ -24,8 +24,8 @@ export interface WriterOptions {
   staging?: StagingMode;
   /**
    * Rows per page when finish() rebuilds derived tables (default 5,000; 1,000 on PostgreSQL,
-   * where two rebuilds run side by side, each reading a page ahead: the loader's memory stays
-   * within its 300 MB goal, issue 13).
+   * where worker threads compute the pages of search documents and master records, each
+   * holding a few: the loader's memory stays within its 300 MB goal, issue 13).
    */
   pageSize?: number;
   /**
