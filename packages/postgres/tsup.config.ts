@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', embedded: 'src/embedded.ts' },
+  // derived-worker: the derived-data worker thread, loaded next to the bundle (writer/derived-threads.ts).
+  entry: { index: 'src/index.ts', embedded: 'src/embedded.ts', 'derived-worker': 'src/writer/derived-worker.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

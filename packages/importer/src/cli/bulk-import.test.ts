@@ -6,10 +6,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createPostgresCatalogue } from '@catalogue/postgres';
+import { createPostgresCatalogue, createPostgresWriter } from '@catalogue/postgres';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type TestDatabase } from '../../../../test/conformance/databases.js';
+// The per-table rebuilds are not exported: the package's own sources, for comparison only.
+import { rebuildMasterRecords } from '../../../postgres/src/writer/master-records.js';
+import { rebuildSearchDocuments } from '../../../postgres/src/writer/search-documents.js';
 import { discogsSample, fixturesDir } from '../test-support/paths.js';
 import { changedTables, tableChecksums } from '../test-support/table-checksums.js';
 import { runCli } from './run-cli.js';
@@ -71,6 +74,21 @@ describe('catalogue import discogs, bulk path', () => {
     expect(changedTables(before, await tableChecksums(sql))).toEqual([]);
     // The generation still advances last (serving processes drop what they kept).
     expect(await state()).toEqual({ generation: afterFirst.generation + 1, stale: false, importTables: 0 });
+  });
+
+  it("finish()'s one pass writes the documents and records the per-table rebuilds write, on the samples", async () => {
+    const rows = async () =>
+      Promise.all(
+        ['search_documents', 'master_records'].map(async (table) => (await sql.unsafe(`SELECT t::text AS row FROM ${table} t ORDER BY 1`)).map((r) => r.row)),
+      );
+    const imported = await rows();
+    // Pages of 50: the pages are computed in worker threads (derived-copy.ts, issue 13).
+    await createPostgresWriter(sql, { pageSize: 50, derivedThreads: 2, databaseUrl: url }).finish({ force: true });
+    expect(await rows()).toEqual(imported);
+    await sql`DELETE FROM master_records`;
+    await rebuildSearchDocuments(sql, 'parameter', 100);
+    await rebuildMasterRecords(sql, 100, 'parameter');
+    expect(await rows()).toEqual(imported);
   });
 
   it('a changed record is the only row rewritten, and derived data follows it', async () => {

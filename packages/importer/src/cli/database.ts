@@ -33,7 +33,8 @@ export const openPostgresDatabase: OpenDatabase = async (url, options = {}) => {
   const { beginBulkLoad, connectPostgres, createPostgresWriter, migrate } = await import('@catalogue/postgres');
   const sql = connectPostgres(url, { max: 4, statementTimeoutMs: 0, postgres: { connection: { jit: 'off' } } });
   return {
-    writer: createPostgresWriter(sql, options.onStep ? { onFinishStep: options.onStep } : {}),
+    // The URL lets finish()'s worker threads connect on their own (writer/derived-threads.ts).
+    writer: createPostgresWriter(sql, { databaseUrl: url, ...(options.onStep ? { onFinishStep: options.onStep } : {}) }),
     migrate: () => migrate(sql),
     close: () => sql.end({ timeout: 5 }),
     bulk: { url, begin: () => beginBulkLoad(sql) },

@@ -34,21 +34,63 @@ async function indexesOf(sql: Sql | TransactionSql, table: string): Promise<Inde
     ORDER BY i.relname`;
 }
 
+/** The statements that build the live table's indexes on `target` under `import_`-prefixed names. */
+export async function indexStatementsLike(sql: Sql | TransactionSql, table: string, target: string): Promise<string[]> {
+  return (await indexesOf(sql, table)).map((index) => {
+    if (index.constraint && index.constraint_type === 'u')
+      return `ALTER TABLE ${target} ADD CONSTRAINT import_${index.constraint} ${index.constraint_definition}`;
+    return index.definition.replace(/^CREATE (UNIQUE )?INDEX (\S+) ON (\S+) /, (_all, unique: string | undefined) => {
+      return `CREATE ${unique ?? ''}INDEX import_${index.name} ON ${target} `;
+    });
+  });
+}
+
+/** The primary key (named `${target}_pkey`) and the indexes of the live table, for `target`. */
+export async function keyAndIndexStatementsLike(sql: Sql | TransactionSql, table: string, target: string): Promise<string[]> {
+  const [primary] = await sql<Array<{ definition: string }>>`
+    SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = ${table}::regclass AND contype = 'p'`;
+  return [
+    ...(primary ? [`ALTER TABLE ${target} ADD CONSTRAINT ${target}_pkey ${primary.definition}`] : []),
+    ...(await indexStatementsLike(sql, table, target)),
+  ];
+}
+
 /** The live table's indexes, built on `target` under `import_`-prefixed names. */
 export async function buildIndexesLike(sql: Sql, table: string, target: string): Promise<void> {
-  for (const index of await indexesOf(sql, table)) {
+  for (const statement of await indexStatementsLike(sql, table, target)) {
     await sql.begin(async (tx) => {
       await setLoad(tx);
-      if (index.constraint && index.constraint_type === 'u') {
-        await tx.unsafe(`ALTER TABLE ${target} ADD CONSTRAINT import_${index.constraint} ${index.constraint_definition}`);
-        return;
-      }
-      const definition = index.definition.replace(/^CREATE (UNIQUE )?INDEX (\S+) ON (\S+) /, (_all, unique: string | undefined) => {
-        return `CREATE ${unique ?? ''}INDEX import_${index.name} ON ${target} `;
-      });
-      await tx.unsafe(definition);
+      await tx.unsafe(statement);
     });
   }
+}
+
+/**
+ * The primary key and indexes of several fresh tables, built by `lanes` sessions side by side:
+ * PostgreSQL 15 builds a GIN index on one core, so two sessions keep both cores busy (issue 13).
+ * GIN indexes go first, the longest builds, so the lanes finish close together.
+ */
+export async function buildKeysAndIndexesLike(sql: Sql, pairs: ReadonlyArray<{ table: string; target: string }>, lanes: number): Promise<void> {
+  const statements: string[] = [];
+  for (const { table, target } of pairs) statements.push(...(await keyAndIndexStatementsLike(sql, table, target)));
+  const queue = [...statements.filter((statement) => / USING gin /.test(statement)), ...statements.filter((statement) => !/ USING gin /.test(statement))];
+  const lane = async () => {
+    for (let statement = queue.shift(); statement !== undefined; statement = queue.shift()) {
+      const next = statement;
+      try {
+        await sql.begin(async (tx) => {
+          await setLoad(tx);
+          await tx.unsafe(next);
+        });
+      } catch (error) {
+        queue.length = 0;
+        throw error;
+      }
+    }
+  };
+  // Every lane settles before an error is raised, so none is left building on a dropped table.
+  const failed = (await Promise.allSettled(Array.from({ length: Math.max(1, lanes) }, lane))).find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**

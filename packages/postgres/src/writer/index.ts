@@ -7,6 +7,7 @@ import type { ArtistRow, BandcampRow, CatalogueWriter, FestivalRow, LabelRow, Ma
 import { bandcampHostOf, releaseUrlKey } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
 import { refreshAgentStubs } from './agent-stubs.js';
+import { rebuildDocumentsAndRecordsByCopy } from './derived-copy.js';
 import { recomputeLinks } from './derived-links.js';
 import { recomputeFacetTotals } from './facet-totals.js';
 import { advanceGeneration } from './generation.js';
@@ -24,10 +25,17 @@ export interface WriterOptions {
   staging?: StagingMode;
   /**
    * Rows per page when finish() rebuilds derived tables (default 5,000; 1,000 on PostgreSQL,
-   * where two rebuilds run side by side, each reading a page ahead: the loader's memory stays
-   * within its 300 MB goal, issue 13).
+   * where worker threads compute the pages of search documents and master records, each
+   * holding a few: the loader's memory stays within its 300 MB goal, issue 13).
    */
   pageSize?: number;
+  /**
+   * Worker threads computing search documents and master records on PostgreSQL (default 2: the
+   * main thread only moves text, PostgreSQL reads and writes beside them; issue 13).
+   */
+  derivedThreads?: number;
+  /** Where those worker threads connect (each its own connection); without it they are not used. */
+  databaseUrl?: string;
   /** Told how long each step of finish() took (the bench reports where a load's time goes). */
   onFinishStep?: (step: string, seconds: number) => void;
 }
@@ -35,6 +43,9 @@ export interface WriterOptions {
 export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): CatalogueWriter {
   const mode = options.staging ?? 'copy';
   const pageSize = options.pageSize ?? (mode === 'copy' ? 1_000 : 5_000);
+  // A page of the one pass is read as one JSON text and computed off this thread.
+  const derivedPageSize = options.pageSize ?? 1_000;
+  const derivedThreads = options.derivedThreads ?? 2;
   const write = <T>(rows: readonly T[], idOf: (row: T) => number, merge: (tx: TransactionSql) => Promise<void>, docOf: (row: T) => unknown = (row) => row) =>
     stageAndMerge(sql, mode, lastById(rows, idOf).map(docOf), merge);
 
@@ -81,25 +92,23 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
     await step('slugs', async () => {
       for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
     });
-    // Search documents (then the facet totals counted from them) and master records read the
-    // same tables and write different ones: on PostgreSQL they run side by side, each on its
-    // own connections, so both cores work (issue 13). PGlite serves one connection: in turn.
-    const searchThenFacets = async () => {
+    if (mode === 'copy') {
+      // On PostgreSQL both tables come from one pass over masters (then artists and labels)
+      // whose JavaScript runs in worker threads (derived-copy.ts; issue 13). After slugs: a
+      // record and a document carry the slugs of the artists and labels they credit.
+      await rebuildDocumentsAndRecordsByCopy(sql, {
+        pageSize: derivedPageSize,
+        threads: derivedThreads,
+        ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+        step,
+      });
+      await step('facet totals', () => recomputeFacetTotals(sql));
+    } else {
+      // PGlite serves one connection: each table in turn, on this thread.
       await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
       await step('search terms', () => rebuildSearchTerms(sql, mode));
       await step('facet totals', () => recomputeFacetTotals(sql));
-    };
-    // After slugs: a record carries the slugs of the artists and labels it credits.
-    const masterRecords = () => step('master records', () => rebuildMasterRecords(sql, pageSize, mode));
-    // Each side holds a connection while it COPYs and reads on another: with fewer than four
-    // (a test's small pool) they run in turn; postgres.js hung when both queued on one.
-    if (mode === 'copy' && (sql.options.max ?? 0) >= 4) {
-      // Both settle before an error is raised, so none is left writing after the caller moves on.
-      const failed = (await Promise.allSettled([searchThenFacets(), masterRecords()])).find((result) => result.status === 'rejected');
-      if (failed) throw failed.reason;
-    } else {
-      await searchThenFacets();
-      await masterRecords();
+      await step('master records', () => rebuildMasterRecords(sql, pageSize, mode));
     }
     await step('signals', () => recomputeSignals(sql, pageSize));
     await step('vacuum analyze', () => vacuumCatalogue(sql));

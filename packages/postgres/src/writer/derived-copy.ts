@@ -1,0 +1,80 @@
+/**
+ * search_documents and master_records rebuilt whole on PostgreSQL in one pass (issue 13):
+ * pages of masters, artists and labels are read several at a time (derived-queries.ts), turned
+ * into COPY text by worker threads (derived-pages.ts) and COPYed into fresh tables; their keys
+ * and indexes are then built two sessions at a time and both tables swapped in together
+ * (bulk/table-swap.ts). Each master's data is read once for its document and its record.
+ * Festivals are few: their documents are made on this thread.
+ */
+import type { FestivalRow } from '@catalogue/core';
+import type { Sql } from 'postgres';
+import { buildKeysAndIndexesLike, swapIn } from '../bulk/table-swap.js';
+import { copyInto, DERIVED_TABLES } from './derived-page-task.js';
+import type { PageKind } from './derived-pages.js';
+import { type IdRange, pageRanges } from './derived-queries.js';
+import { startDerivedThreads } from './derived-threads.js';
+import { documentLine, festivalDocument } from './search-document-rows.js';
+import { forEachPage } from './search-documents.js';
+
+export interface DerivedCopyOptions {
+  /** Masters (and artists, labels) per page. */
+  pageSize: number;
+  /** Worker threads reading, computing and writing pages (0: all on this thread). */
+  threads: number;
+  /** Where the workers connect; without it, pages are done on this thread. */
+  databaseUrl?: string;
+  step: (name: string, run: () => Promise<void>) => Promise<void>;
+}
+
+/** Up to this many pages (a test's or a demo's catalogue), no worker is started. */
+const SMALL_PAGES = 4;
+
+export async function rebuildDocumentsAndRecordsByCopy(sql: Sql, options: DerivedCopyOptions): Promise<void> {
+  const TABLES = DERIVED_TABLES;
+  const [documents] = TABLES;
+  const dropTargets = () => sql.unsafe(`DROP TABLE IF EXISTS ${TABLES.map((t) => t.target).join(', ')}`);
+  await dropTargets();
+  for (const { table, target } of TABLES) await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+  try {
+    await options.step('documents and records: rows', async () => {
+      const pages: Array<{ kind: PageKind; range: IdRange }> = [];
+      for (const kind of ['masters', 'artists', 'labels'] as const) {
+        for (const range of await pageRanges(sql, kind, options.pageSize)) pages.push({ kind, range });
+      }
+      const threads = startDerivedThreads(sql, pages.length > SMALL_PAGES ? options.threads : 0, options.databaseUrl);
+      let failed: PromiseSettledResult<void> | undefined;
+      try {
+        // Three pages per worker (one read, one computed, one COPYed), or two on this thread.
+        const runner = async () => {
+          for (let page = pages.shift(); page !== undefined; page = pages.shift()) {
+            try {
+              await threads.run(page.kind, page.range);
+            } catch (error) {
+              pages.length = 0;
+              throw error;
+            }
+          }
+        };
+        // Every runner settles before an error is raised, so none is left writing.
+        failed = (await Promise.allSettled(Array.from({ length: Math.max(2, 3 * threads.size) }, runner))).find((result) => result.status === 'rejected');
+      } finally {
+        await threads.close(failed !== undefined);
+      }
+      if (failed?.status === 'rejected') throw failed.reason;
+      await forEachPage(
+        (after) => sql<Array<{ page_id: number; slug: string | null; doc: FestivalRow }>>`
+          SELECT festival_id AS page_id, slug, doc FROM festivals WHERE festival_id > ${after} ORDER BY festival_id LIMIT ${options.pageSize}`,
+        (rows) =>
+          copyInto(sql, documents.target, documents.columns, rows.map((row) => documentLine(festivalDocument(row.page_id, row.slug, row.doc))).join('')),
+      );
+    });
+    await options.step('documents and records: indexes', () => buildKeysAndIndexesLike(sql, TABLES, 2));
+    await options.step('documents and records: swap', () =>
+      sql.begin(async (tx) => {
+        for (const { table, target } of TABLES) await swapIn(tx, table, target);
+      }),
+    );
+  } finally {
+    await dropTargets();
+  }
+}

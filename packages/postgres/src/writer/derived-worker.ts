@@ -1,0 +1,67 @@
+/**
+ * A derived-data worker thread (issue 13): reads pages of rows on its own connection, turns
+ * them into COPY text and COPYs it (derived-page-task.ts), so finish()'s JavaScript runs beside
+ * the main thread, which only hands out id ranges. A page is read, the one before computed and
+ * the one before that COPYed at once, so PostgreSQL and this thread work side by side. See derived-threads.ts for the other side.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import postgres from 'postgres';
+import { writeOutput } from './derived-page-task.js';
+import { type PageKind, type PageOutput, pageOutput } from './derived-pages.js';
+import { type IdRange, readPage } from './derived-queries.js';
+
+export interface DerivedWorkerData {
+  databaseUrl: string;
+}
+
+export interface DerivedTask {
+  id: number;
+  kind: PageKind;
+  range: IdRange;
+}
+
+export type DerivedReply = { id: number } | { id: number; error: string };
+
+const port = parentPort;
+if (!port) throw new Error('derived-worker.ts runs as a worker thread');
+const { databaseUrl } = workerData as DerivedWorkerData;
+// As the import's own pool (importer's cli/database.ts): no statement timeout, no JIT.
+const sql = postgres(databaseUrl, { max: 2, onnotice: () => undefined, connection: { application_name: 'catalogue', jit: 'off', statement_timeout: 0 } });
+
+/**
+ * Pages are computed in the order they came, each one's read started as soon as it arrives; a
+ * page's COPY runs while the next one is computed (one output waits at most), so this thread
+ * does not idle while PostgreSQL ingests.
+ */
+let computed: Promise<void> = Promise.resolve();
+let copied: Promise<void> = Promise.resolve();
+port.on('message', (task: DerivedTask | 'close') => {
+  if (task === 'close') {
+    void computed
+      .then(() => copied)
+      .then(() => sql.end({ timeout: 5 }))
+      .then(() => port.close());
+    return;
+  }
+  const reply = (error?: unknown) =>
+    port.postMessage(
+      error === undefined
+        ? ({ id: task.id } satisfies DerivedReply)
+        : ({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies DerivedReply),
+    );
+  const read = readPage(sql, task.kind, task.range);
+  read.catch(() => undefined);
+  computed = computed.then(async () => {
+    let output: PageOutput;
+    try {
+      output = pageOutput(task.kind, await read);
+    } catch (error) {
+      reply(error);
+      return;
+    }
+    const previous = copied;
+    copied = previous.then(() => writeOutput(sql, output).then(() => reply(), reply));
+    // The next page is computed only once the previous output is written: one waits at most.
+    await previous;
+  });
+});
