@@ -12,6 +12,7 @@ import type { Reader } from '../catalogue/reader.js';
 import { createPostgresWriter } from './index.js';
 import { rebuildMasterRecords } from './master-records.js';
 import { rebuildSearchDocuments } from './search-documents.js';
+import { rebuildSearchTerms } from './search-terms.js';
 
 const direct: Reader = (_signal, build) => build();
 
@@ -25,11 +26,17 @@ describe('search documents and master records in one pass (PostgreSQL)', () => {
     await db?.drop();
   });
 
-  const rowsOf = async (table: 'search_documents' | 'master_records') =>
+  const rowsOf = async (table: 'search_documents' | 'master_records' | 'search_terms' | 'search_style_words') =>
     (await db.sql.unsafe(`SELECT t::text AS row FROM ${table} t ORDER BY t::text`)).map((r) => r.row as string);
 
+  // With the one-word terms and style words built from the documents (migrations 0013–0014).
   async function both() {
-    return { documents: await rowsOf('search_documents'), records: await rowsOf('master_records') };
+    return {
+      documents: await rowsOf('search_documents'),
+      records: await rowsOf('master_records'),
+      terms: await rowsOf('search_terms'),
+      styleWords: await rowsOf('search_style_words'),
+    };
   }
 
   it('writes the rows the per-table rebuilds write, with worker threads and without', async () => {
@@ -40,13 +47,18 @@ describe('search documents and master records in one pass (PostgreSQL)', () => {
     const threaded = await both();
     expect(threaded.records).toHaveLength(masters);
     expect(threaded.documents.length).toBeGreaterThan(masters);
+    expect(threaded.terms.length).toBeGreaterThan(threaded.documents.length);
+    expect(threaded.styleWords.length).toBeGreaterThan(masters);
 
     await createPostgresWriter(db.sql, { pageSize: 1_000, derivedThreads: 0 }).finish({ force: true });
     expect(await both()).toEqual(threaded);
 
     // The per-table rebuilds, row by row through parameters (what PGlite runs).
     await db.sql`DELETE FROM master_records`;
+    await db.sql`DELETE FROM search_terms`;
+    await db.sql`DELETE FROM search_style_words`;
     await rebuildSearchDocuments(db.sql, 'parameter', 3);
+    await rebuildSearchTerms(db.sql, 'parameter');
     await rebuildMasterRecords(db.sql, 3, 'parameter');
     expect(await both()).toEqual(threaded);
   });

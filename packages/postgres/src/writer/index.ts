@@ -102,6 +102,8 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
         ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
         step,
       });
+      // From the documents just swapped in: one-word terms and style words (issue 14 item 3).
+      await step('search terms', () => rebuildSearchTerms(sql, mode));
       await step('facet totals', () => recomputeFacetTotals(sql));
     } else {
       // PGlite serves one connection: each table in turn, on this thread.
