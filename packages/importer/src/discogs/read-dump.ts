@@ -26,12 +26,18 @@ export interface DumpReading {
 }
 
 /**
+ * A small young generation: the parser's objects die young, and V8's default let the worker's
+ * heap grow by tens of MB between collections (the loader's goal is 300 MB, issue 13).
+ */
+const LIMITS = { maxYoungGenerationSizeMb: 16 };
+
+/**
  * The worker's entry: the built file, or, running from source, a bootstrap that registers
  * tsx's loader in the worker (hooks given with --import are not inherited by worker threads
  * on Node 20) and then imports the TypeScript source.
  */
 function startWorker(data: DumpWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./dump-worker.js', import.meta.url), { workerData: data });
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./dump-worker.js', import.meta.url), { workerData: data, resourceLimits: LIMITS });
   // require.resolve names tsx's CommonJS build; the worker imports its ES module twin.
   const api = pathToFileURL(
     createRequire(import.meta.url)
@@ -40,7 +46,7 @@ function startWorker(data: DumpWorkerData): Worker {
   ).href;
   const source = new URL('./dump-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: data, execArgv: ['--conditions=catalogue-source'] });
+  return new Worker(bootstrap, { eval: true, workerData: data, execArgv: ['--conditions=catalogue-source'], resourceLimits: LIMITS });
 }
 
 export function readDumpInWorker(file: string, databaseUrl?: string): DumpReading {

@@ -44,7 +44,7 @@ export async function rebuildDocumentsAndRecordsByCopy(sql: Sql, options: Derive
       const threads = startDerivedThreads(sql, pages.length > SMALL_PAGES ? options.threads : 0, options.databaseUrl);
       let failed: PromiseSettledResult<void> | undefined;
       try {
-        // Three pages per worker (one read, one computed, one COPYed), or two on this thread.
+        // Four pages per worker (read ahead, computed, COPYed), or two on this thread.
         const runner = async () => {
           for (let page = pages.shift(); page !== undefined; page = pages.shift()) {
             try {
@@ -56,7 +56,7 @@ export async function rebuildDocumentsAndRecordsByCopy(sql: Sql, options: Derive
           }
         };
         // Every runner settles before an error is raised, so none is left writing.
-        failed = (await Promise.allSettled(Array.from({ length: Math.max(2, 3 * threads.size) }, runner))).find((result) => result.status === 'rejected');
+        failed = (await Promise.allSettled(Array.from({ length: Math.max(2, 4 * threads.size) }, runner))).find((result) => result.status === 'rejected');
       } finally {
         await threads.close(failed !== undefined);
       }
