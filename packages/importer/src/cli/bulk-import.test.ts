@@ -87,7 +87,7 @@ describe('catalogue import discogs, bulk path', () => {
     expect(await rows()).toEqual(imported);
     await sql`DELETE FROM master_records`;
     await rebuildSearchDocuments(sql, 'parameter', 100);
-    await rebuildMasterRecords(sql, 100, 'parameter');
+    await rebuildMasterRecords(sql, 100);
     expect(await rows()).toEqual(imported);
   });
 

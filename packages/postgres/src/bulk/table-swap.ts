@@ -129,37 +129,3 @@ export async function addPrimaryKeyLike(sql: Sql, table: string, target: string)
     await tx.unsafe(`ALTER TABLE ${target} ADD CONSTRAINT ${target}_pkey ${primary.definition}`);
   });
 }
-
-/**
- * Rebuilds `table` whole: `fill` hands COPY text lines (of `columns`) to `write`, each call one
- * COPY into a fresh copy of the table, then keys, indexes and the swap. No connection is held
- * between calls, so `fill` may read on the same pool whatever its size.
- */
-export async function rebuildByCopy(
-  sql: Sql,
-  table: string,
-  columns: readonly string[],
-  fill: (write: (text: string) => Promise<void>) => Promise<void>,
-): Promise<void> {
-  const target = `import_${table}`;
-  await sql.unsafe(`DROP TABLE IF EXISTS ${target}`);
-  await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-  try {
-    await fill(async (text) => {
-      if (text.length === 0) return;
-      const stream = await sql.unsafe(`COPY ${target} (${columns.join(', ')}) FROM STDIN`).writable();
-      await new Promise<void>((resolve, reject) => {
-        stream.once('error', reject);
-        stream.once('finish', resolve);
-        stream.end(text);
-      });
-    });
-    await addPrimaryKeyLike(sql, table, target);
-    await buildIndexesLike(sql, table, target);
-    await sql.begin(async (tx) => {
-      await swapIn(tx, table, target);
-    });
-  } finally {
-    await sql.unsafe(`DROP TABLE IF EXISTS ${target}`);
-  }
-}

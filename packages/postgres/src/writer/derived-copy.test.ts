@@ -59,7 +59,7 @@ describe('search documents and master records in one pass (PostgreSQL)', () => {
     await db.sql`DELETE FROM search_style_words`;
     await rebuildSearchDocuments(db.sql, 'parameter', 3);
     await rebuildSearchTerms(db.sql, 'parameter');
-    await rebuildMasterRecords(db.sql, 3, 'parameter');
+    await rebuildMasterRecords(db.sql, 3);
     expect(await both()).toEqual(threaded);
   });
 

@@ -110,7 +110,7 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
       await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
       await step('search terms', () => rebuildSearchTerms(sql, mode));
       await step('facet totals', () => recomputeFacetTotals(sql));
-      await step('master records', () => rebuildMasterRecords(sql, pageSize, mode));
+      await step('master records', () => rebuildMasterRecords(sql, pageSize));
     }
     await step('signals', () => recomputeSignals(sql, pageSize));
     await step('vacuum analyze', () => vacuumCatalogue(sql));

@@ -6,38 +6,16 @@
  * key's cascade.
  */
 import type { Sql } from 'postgres';
-import { copyText } from '../bulk/copy-text.js';
-import { rebuildByCopy } from '../bulk/table-swap.js';
 import { assembleMasters } from '../catalogue/masters.js';
 import type { Reader } from '../catalogue/reader.js';
-import { forEachPage } from './search-documents.js';
-import type { StagingMode } from './staging.js';
 
 const direct: Reader = (_signal, build) => build();
 
 /**
- * On PostgreSQL ('copy') the table is rebuilt whole by COPY into a fresh table swapped in
- * (bulk/table-swap.ts; issue 13); a record is the same text either way.
+ * PGlite's path (no COPY): pages upserted in place. PostgreSQL builds the table in finish()'s one
+ * pass instead (derived-copy.ts); a record is the same text either way.
  */
-export async function rebuildMasterRecords(sql: Sql, pageSize: number, mode: StagingMode = 'parameter'): Promise<void> {
-  if (mode === 'copy') {
-    await rebuildByCopy(sql, 'master_records', ['master_id', 'record'], (write) =>
-      forEachPage(
-        async (after) => {
-          const page = await sql<Array<{ master_id: number }>>`SELECT master_id FROM masters WHERE master_id > ${after} ORDER BY master_id LIMIT ${pageSize}`;
-          const records = await assembleMasters(
-            sql,
-            direct,
-            page.map((row) => row.master_id),
-          );
-          // assembleMasters answers in no particular order; pages follow master ids.
-          return records.map((record) => ({ page_id: record.master_id, record })).sort((a, b) => a.page_id - b.page_id);
-        },
-        (rows) => write(rows.map(({ record }) => `${record.master_id}\t${copyText(JSON.stringify(record))}\n`).join('')),
-      ),
-    );
-    return;
-  }
+export async function rebuildMasterRecords(sql: Sql, pageSize: number): Promise<void> {
   let after = 0;
   for (;;) {
     const page = await sql<Array<{ master_id: number }>>`SELECT master_id FROM masters WHERE master_id > ${after} ORDER BY master_id LIMIT ${pageSize}`;

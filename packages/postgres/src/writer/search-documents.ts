@@ -6,11 +6,8 @@
 import type { FestivalRow } from '@catalogue/core';
 import { mainGenreOf } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
-import { rebuildByCopy } from '../bulk/table-swap.js';
 import {
   artistDocument,
-  DOCUMENT_COLUMNS,
-  documentLine,
   festivalDocument,
   labelDocument,
   type MasterSource,
@@ -51,18 +48,10 @@ export async function forEachPage<T extends { page_id: number }>(
 }
 
 /**
- * On PostgreSQL the documents are COPYed into a fresh table whose indexes are built after the
- * load, then swapped in (bulk/table-swap.ts): inserting into the live table maintained six GIN
- * indexes row by row and was most of finish()'s time (issue 13). PGlite has no COPY: there the
- * table is emptied and refilled in one transaction.
+ * PGlite's path (no COPY): the table emptied and refilled in one transaction. PostgreSQL builds
+ * it in finish()'s one pass instead (derived-copy.ts).
  */
 export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSize: number): Promise<void> {
-  if (mode === 'copy') {
-    await rebuildByCopy(sql, 'search_documents', DOCUMENT_COLUMNS, (write) =>
-      produceDocuments(sql, pageSize, (documents) => write(documents.map(documentLine).join(''))),
-    );
-    return;
-  }
   await sql.begin(async (tx) => {
     await tx`DELETE FROM search_documents`;
     await produceDocuments(tx, pageSize, (documents) => insertDocuments(tx, mode, documents));
