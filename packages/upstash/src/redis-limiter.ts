@@ -104,8 +104,6 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   const peekScript = script<[number, number]>(PEEK_SCRIPT);
   const publicScript = script<number>(PUBLIC_SCRIPT);
 
-  // A relative TTL (Redis' own clock may disagree with the injected one): the rest of the
-  // month as the caller sees it, plus the grace.
   // The month of `now` and where it ends, worked out once a month rather than per request.
   let monthStart = 0;
   let monthEnd = 0;
@@ -118,15 +116,11 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     }
     return monthName;
   };
-  const monthEnds = new Map<string, number>();
+  // A relative TTL (Redis' own clock may disagree with the injected one): the rest of the
+  // month as the caller sees it, plus the grace. The admit's month is the current one; a replay
+  // may name an earlier month.
   const monthTtlMs = (month: string, now: number) => {
-    let end = monthEnds.get(month);
-    if (end === undefined) {
-      end = nextMonthStart(Date.parse(`${month}-01T00:00:00Z`));
-      // A handful of months in a process's life; bounded all the same.
-      if (monthEnds.size > 24) monthEnds.clear();
-      monthEnds.set(month, end);
-    }
+    const end = month === monthName ? monthEnd : nextMonthStart(Date.parse(`${month}-01T00:00:00Z`));
     return Math.max(0, end - now) + MONTH_COUNTER_GRACE_MS;
   };
   const windowOf = (now: number) => Math.floor(now / BURST_WINDOW_MS);
