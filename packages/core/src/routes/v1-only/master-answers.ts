@@ -1,7 +1,8 @@
 /** What the v1 master routes (one, batch, dossier) and wayfind answer alike. */
 import { ApiError } from '../../http/api-error.js';
 import type { MasterData } from '../../schemas/records.js';
-import { masterLinks, withCreditLinks } from '../shared/links.js';
+import { creditLinksInText, masterLinks, withCreditLinks } from '../shared/links.js';
+import { recordBody } from '../shared/record-etags.js';
 
 export function withMasterLinks(master: MasterData, baseUrl: string, base: string) {
   return { ...withCreditLinks(master, baseUrl, base), _links: masterLinks(baseUrl, base, master.master_id) };
@@ -18,4 +19,13 @@ export function masterNotFound(id: number): ApiError {
 export function withLinksSpliced(record: string, links: string): string {
   const body = record.slice(0, record.lastIndexOf('}')).trimEnd();
   return `${body}${body.endsWith('{') ? '' : ','}"_links":${links}}`;
+}
+
+/**
+ * A stored master record's text as the v1 routes answer it (credit links and the master's own
+ * links spliced in), made once per record text and variant (record-etags.ts, issue 14): the
+ * single and the batch route share the one body.
+ */
+export function masterAnswerText(text: string, id: number, baseUrl: string, base: string): string {
+  return recordBody(text, baseUrl + base, () => withLinksSpliced(creditLinksInText(text, baseUrl, base), JSON.stringify(masterLinks(baseUrl, base, id))));
 }

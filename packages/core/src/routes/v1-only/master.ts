@@ -4,10 +4,9 @@ import { route } from '../../http/route.js';
 import { MasterSchema } from '../../schemas/records.js';
 import { RECORD_CACHE } from '../shared/cache.js';
 import { parseMasterId } from '../shared/keys.js';
-import { creditLinksInText, masterLinks } from '../shared/links.js';
 import { recordAnswer } from '../shared/record-etags.js';
 import { masterDeprecation } from './deprecations.js';
-import { masterNotFound, withLinksSpliced, withMasterLinks } from './master-answers.js';
+import { masterAnswerText, masterNotFound, withMasterLinks } from './master-answers.js';
 
 export const masterRoute = route({
   method: 'GET',
@@ -28,12 +27,7 @@ export const masterRoute = route({
       const [found] = await ports.catalogue.mastersJson([id], lifetime);
       if (!found) throw masterNotFound(id);
       const json = found.json;
-      const answer = recordAnswer(
-        json,
-        variant,
-        () => withLinksSpliced(creditLinksInText(json, config.baseUrl, base), JSON.stringify(masterLinks(config.baseUrl, base, id))),
-        ports.hasher,
-      );
+      const answer = recordAnswer(json, variant, () => masterAnswerText(json, id, config.baseUrl, base), ports.hasher);
       return new Reply(200, answer.body, { 'content-type': JSON_TYPE }, answer.etag);
     }
     const master = await ports.catalogue.master(id, lifetime);

@@ -8,10 +8,8 @@ import type { MasterJson } from '../../ports/index.js';
 import { named } from '../../schemas/named.js';
 import { MasterSchema } from '../../schemas/records.js';
 import { masterIdProblem } from '../shared/keys.js';
-import { creditLinksInText, masterLinks } from '../shared/links.js';
-import { recordBody } from '../shared/record-etags.js';
 import { MANIFEST_SUCCESSOR, MASTER_WHERE } from './deprecations.js';
-import { withLinksSpliced } from './master-answers.js';
+import { masterAnswerText } from './master-answers.js';
 
 export const BATCH_MAX_BYTES = 32 * 1024;
 
@@ -80,15 +78,13 @@ export const mastersBatchRoute = route({
  */
 function batchFromJson(unique: number[], found: MasterJson[], baseUrl: string, base: string): Reply {
   const byId = new Map(found.map((m) => [m.master_id, m.json]));
-  const variant = baseUrl + base;
   const masters: string[] = [];
   const missing: number[] = [];
   for (const id of unique) {
     const text = byId.get(id);
     if (text === undefined) missing.push(id);
-    // Made once per record and variant (record-etags.ts): splicing links was most of a warm batch's time (issue 14).
-    else
-      masters.push(recordBody(text, variant, () => withLinksSpliced(creditLinksInText(text, baseUrl, base), JSON.stringify(masterLinks(baseUrl, base, id)))));
+    // Made once per record and variant: splicing links was most of a warm batch's time (issue 14).
+    else masters.push(masterAnswerText(text, id, baseUrl, base));
   }
   return jsonText(`{"masters":[${masters.join(',')}],"missing":${JSON.stringify(missing)}}`);
 }
