@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAccounts } from '../../packages/core/src/memory/accounts.js';
 import { createRedisLimiter, fromUpstash, isLimiterCommands, type LimiterCommands, type RedisLimiter } from '../../packages/upstash/src/index.js';
 import { deleteKeys, policy, request, SHARED_REDIS_URL, uniquePrefix } from './fixtures.js';
+import { createRedisProcess } from './redis-process.js';
 import { openTransport, TRANSPORTS, type Transport } from './transports.js';
 
 const JAN_15 = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -142,4 +143,48 @@ describe.each(TRANSPORTS)('lease releases over %s', (transportName) => {
     await a.close?.();
     expect(await redis.zcard(a.keys.leases('key_close'))).toBe(0);
   });
+});
+
+describe.each(TRANSPORTS)('lease releases while Redis is killed, over %s', (transportName) => {
+  it('a release whose admit and own ZREM both fail settles, is logged, and leaves no rejection; limits apply once Redis is back', async () => {
+    const server = await createRedisProcess();
+    await server.start();
+    const transport = await openTransport(transportName, server.url);
+    const logged: Array<Record<string, unknown>> = [];
+    const limiter = createRedisLimiter({
+      redis: transport.commands,
+      accounts: createMemoryAccounts(),
+      prefix: 'lease-kill',
+      timeoutMs: 200,
+      backgroundTimeoutMs: 500,
+      logger: { log: (record) => logged.push(record as Record<string, unknown>) },
+    });
+    try {
+      const p = policy({ concurrency: 1 });
+      const held = await limiter.admit(request(p, JAN_15, { keyId: 'key_kill' }));
+      expect(held.allowed).toBe(true);
+      await server.kill();
+      // Queued, taken by the next admit of its key, whose script fails: then sent on its own, which fails too.
+      const released = held.release();
+      await expect(limiter.admit(request(p, JAN_15 + 1, { keyId: 'key_kill' }))).rejects.toThrow();
+      await expect(released).resolves.toBeUndefined();
+      expect(logged.filter((record) => record.kind === 'ratelimit.release_failed')).toHaveLength(1);
+
+      await server.start();
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const back = await limiter.admit(request(p, JAN_15 + 2, { keyId: 'key_kill' })).catch(() => null);
+        if (back) {
+          // Redis came back empty: the lease is gone with it, so the slot is free.
+          expect(back.allowed).toBe(true);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('the limiter never reached the restarted Redis');
+    } finally {
+      await limiter.close?.().catch(() => undefined);
+      await transport.close();
+      await server.kill();
+    }
+  }, 30_000);
 });
