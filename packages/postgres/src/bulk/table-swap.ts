@@ -68,23 +68,32 @@ export async function buildIndexesLike(sql: Sql, table: string, target: string):
 /**
  * The primary key and indexes of several fresh tables, built by `lanes` sessions side by side:
  * PostgreSQL 15 builds a GIN index on one core, so two sessions keep both cores busy (issue 13).
- * GIN indexes go first, the longest builds, so the lanes finish close together.
+ * `before` are longer runs of statements, each run in order by one lane (a fresh table filled,
+ * then indexed), taken first; then GIN indexes, the longest single builds; so the lanes finish
+ * close together.
  */
-export async function buildKeysAndIndexesLike(sql: Sql, pairs: ReadonlyArray<{ table: string; target: string }>, lanes: number): Promise<void> {
+export async function buildKeysAndIndexesLike(
+  sql: Sql,
+  pairs: ReadonlyArray<{ table: string; target: string }>,
+  lanes: number,
+  before: ReadonlyArray<readonly string[]> = [],
+): Promise<void> {
   const statements: string[] = [];
   for (const { table, target } of pairs) statements.push(...(await keyAndIndexStatementsLike(sql, table, target)));
-  const queue = [...statements.filter((statement) => / USING gin /.test(statement)), ...statements.filter((statement) => !/ USING gin /.test(statement))];
+  const isGin = (statement: string) => / USING gin /.test(statement);
+  const queue: Array<readonly string[]> = [...before, ...statements.filter(isGin).map((s) => [s]), ...statements.filter((s) => !isGin(s)).map((s) => [s])];
   const lane = async () => {
-    for (let statement = queue.shift(); statement !== undefined; statement = queue.shift()) {
-      const next = statement;
-      try {
-        await sql.begin(async (tx) => {
-          await setLoad(tx);
-          await tx.unsafe(next);
-        });
-      } catch (error) {
-        queue.length = 0;
-        throw error;
+    for (let run = queue.shift(); run !== undefined; run = queue.shift()) {
+      for (const statement of run) {
+        try {
+          await sql.begin(async (tx) => {
+            await setLoad(tx);
+            await tx.unsafe(statement);
+          });
+        } catch (error) {
+          queue.length = 0;
+          throw error;
+        }
       }
     }
   };

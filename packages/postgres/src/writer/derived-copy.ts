@@ -1,20 +1,27 @@
 /**
- * search_documents and master_records rebuilt whole on PostgreSQL in one pass (issue 13):
- * pages of masters, artists and labels are read several at a time (derived-queries.ts), turned
- * into COPY text by worker threads (derived-pages.ts) and COPYed into fresh tables; their keys
- * and indexes are then built two sessions at a time and both tables swapped in together
- * (bulk/table-swap.ts). Each master's data is read once for its document and its record.
- * Festivals are few: their documents are made on this thread.
+ * search_documents, master_records, search_terms and search_style_words rebuilt whole on
+ * PostgreSQL in one pass (issue 13): pages of masters, artists and labels are read several at
+ * a time (derived-queries.ts), turned into COPY text by worker threads (derived-pages.ts) and
+ * COPYed into fresh tables. Then two sessions side by side fill the terms and style words from
+ * the fresh documents in SQL (search-terms.ts) and build every key and index, and the four
+ * tables are swapped in together in one transaction (bulk/table-swap.ts), so a search never
+ * reads one generation's documents with another's terms. Each master's data is read once for
+ * its document and its record. Festivals are few: their documents are made on this thread.
+ *
+ * Measured (100 k per kind): the terms made in the workers and COPYed beside the documents cost
+ * more than this (+17 s of rows, +9 s of indexes against 17–21 s for the SQL step): COPY parses
+ * each term row's two text[] columns, which INSERT … SELECT copies as they are.
  */
 import type { FestivalRow } from '@catalogue/core';
 import type { Sql } from 'postgres';
-import { buildKeysAndIndexesLike, swapIn } from '../bulk/table-swap.js';
+import { buildKeysAndIndexesLike, indexStatementsLike, swapIn } from '../bulk/table-swap.js';
 import { copyInto, DERIVED_TABLES } from './derived-page-task.js';
 import type { PageKind } from './derived-pages.js';
 import { type IdRange, pageRanges } from './derived-queries.js';
 import { startDerivedThreads } from './derived-threads.js';
 import { documentLine, festivalDocument } from './search-document-rows.js';
 import { forEachPage } from './search-documents.js';
+import { TERM_TABLES } from './search-terms.js';
 
 export interface DerivedCopyOptions {
   /** Masters (and artists, labels) per page. */
@@ -29,12 +36,14 @@ export interface DerivedCopyOptions {
 /** Up to this many pages (a test's or a demo's catalogue), no worker is started. */
 const SMALL_PAGES = 4;
 
-export async function rebuildDocumentsAndRecordsByCopy(sql: Sql, options: DerivedCopyOptions): Promise<void> {
+export async function rebuildDerivedByCopy(sql: Sql, options: DerivedCopyOptions): Promise<void> {
   const TABLES = DERIVED_TABLES;
   const [documents] = TABLES;
-  const dropTargets = () => sql.unsafe(`DROP TABLE IF EXISTS ${TABLES.map((t) => t.target).join(', ')}`);
+  const terms = TERM_TABLES.map((terms) => ({ ...terms, target: `import_${terms.table}` }));
+  const all = [...TABLES, ...terms];
+  const dropTargets = () => sql.unsafe(`DROP TABLE IF EXISTS ${all.map((t) => t.target).join(', ')}`);
   await dropTargets();
-  for (const { table, target } of TABLES) await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+  for (const { table, target } of all) await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
   try {
     await options.step('documents and records: rows', async () => {
       const pages: Array<{ kind: PageKind; range: IdRange }> = [];
@@ -68,10 +77,16 @@ export async function rebuildDocumentsAndRecordsByCopy(sql: Sql, options: Derive
           copyInto(sql, documents.target, documents.columns, rows.map((row) => documentLine(festivalDocument(row.page_id, row.slug, row.doc))).join('')),
       );
     });
-    await options.step('documents and records: indexes', () => buildKeysAndIndexesLike(sql, TABLES, 2));
-    await options.step('documents and records: swap', () =>
+    await options.step('terms and indexes', async () => {
+      // Each term table filled, then indexed, by one session: the longest runs, taken first.
+      const fills = await Promise.all(
+        terms.map(async ({ table, target, fill }) => [fill(target, documents.target), ...(await indexStatementsLike(sql, table, target))]),
+      );
+      await buildKeysAndIndexesLike(sql, TABLES, 2, fills);
+    });
+    await options.step('swap', () =>
       sql.begin(async (tx) => {
-        for (const { table, target } of TABLES) await swapIn(tx, table, target);
+        for (const { table, target } of all) await swapIn(tx, table, target);
       }),
     );
   } finally {

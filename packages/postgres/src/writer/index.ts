@@ -7,7 +7,7 @@ import type { ArtistRow, BandcampRow, CatalogueWriter, FestivalRow, LabelRow, Ma
 import { bandcampHostOf, releaseUrlKey } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
 import { refreshAgentStubs } from './agent-stubs.js';
-import { rebuildDocumentsAndRecordsByCopy } from './derived-copy.js';
+import { rebuildDerivedByCopy } from './derived-copy.js';
 import { recomputeLinks } from './derived-links.js';
 import { recomputeFacetTotals } from './facet-totals.js';
 import { advanceGeneration } from './generation.js';
@@ -93,17 +93,16 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
       for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
     });
     if (mode === 'copy') {
-      // On PostgreSQL both tables come from one pass over masters (then artists and labels)
-      // whose JavaScript runs in worker threads (derived-copy.ts; issue 13). After slugs: a
-      // record and a document carry the slugs of the artists and labels they credit.
-      await rebuildDocumentsAndRecordsByCopy(sql, {
+      // On PostgreSQL documents, records, one-word terms and style words (issue 14 item 3) come
+      // from one pass over masters (then artists and labels) whose JavaScript runs in worker
+      // threads, swapped in together (derived-copy.ts; issue 13). After slugs: a record and a
+      // document carry the slugs of the artists and labels they credit.
+      await rebuildDerivedByCopy(sql, {
         pageSize: derivedPageSize,
         threads: derivedThreads,
         ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
         step,
       });
-      // From the documents just swapped in: one-word terms and style words (issue 14 item 3).
-      await step('search terms', () => rebuildSearchTerms(sql, mode));
       await step('facet totals', () => recomputeFacetTotals(sql));
     } else {
       // PGlite serves one connection: each table in turn, on this thread.

@@ -6,14 +6,7 @@
 import type { FestivalRow } from '@catalogue/core';
 import { mainGenreOf } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
-import {
-  artistDocument,
-  festivalDocument,
-  labelDocument,
-  type MasterSource,
-  masterDocument,
-  type SearchDocument,
-} from './search-document-rows.js';
+import { artistDocument, festivalDocument, labelDocument, type MasterSource, masterDocument, type SearchDocument } from './search-document-rows.js';
 import { fillStaging, type StagingMode } from './staging.js';
 
 async function insertDocuments(tx: TransactionSql, mode: StagingMode, documents: SearchDocument[]): Promise<void> {
