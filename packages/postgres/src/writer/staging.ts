@@ -5,18 +5,14 @@
  * sub-protocol, so there the rows travel as one jsonb array parameter instead.
  */
 import type { Sql, TransactionSql } from 'postgres';
+import { copyJson, jsonWithoutNul } from '../bulk/copy-text.js';
 
 export type StagingMode = 'copy' | 'parameter';
 
-/** jsonb cannot hold U+0000; Discogs text never means it, so it is dropped. */
-function withoutNul(_key: string, value: unknown): unknown {
-  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
-}
-
-/** COPY text format: one row per line; JSON never holds a raw newline or tab, only backslashes need escaping. */
+/** COPY text format, one row per line (bulk/copy-text.ts: U+0000, which jsonb cannot hold, dropped). */
 export function copyLines(docs: readonly unknown[]): string {
   let text = '';
-  for (const doc of docs) text += `${JSON.stringify(doc, withoutNul).replaceAll('\\', '\\\\')}\n`;
+  for (const doc of docs) text += `${copyJson(doc)}\n`;
   return text;
 }
 
@@ -38,7 +34,7 @@ export async function fillStaging(tx: TransactionSql, mode: StagingMode, docs: r
   await tx`TRUNCATE staging_rows`;
   if (mode === 'copy') await copyInto(tx, docs);
   else {
-    const payload = JSON.parse(JSON.stringify(docs, withoutNul)) as never;
+    const payload = JSON.parse(jsonWithoutNul(docs)) as never;
     await tx`INSERT INTO staging_rows (doc) SELECT value FROM jsonb_array_elements(${tx.json(payload)}::jsonb)`;
   }
 }
