@@ -13,6 +13,7 @@ import { createPostgresDatabase, type TestDatabase } from '../../../../test/conf
 // The per-table rebuilds are not exported: the package's own sources, for comparison only.
 import { rebuildMasterRecords } from '../../../postgres/src/writer/master-records.js';
 import { rebuildSearchDocuments } from '../../../postgres/src/writer/search-documents.js';
+import { rebuildSearchTerms } from '../../../postgres/src/writer/search-terms.js';
 import { discogsSample, fixturesDir } from '../test-support/paths.js';
 import { changedTables, tableChecksums } from '../test-support/table-checksums.js';
 import { runCli } from './run-cli.js';
@@ -76,22 +77,24 @@ describe('catalogue import discogs, bulk path', () => {
     expect(await state()).toEqual({ generation: afterFirst.generation + 1, stale: false, importTables: 0 });
   });
 
-  it("finish()'s one pass writes the documents and records the per-table rebuilds write, on the samples", async () => {
-    const rows = async () =>
-      Promise.all(
-        ['search_documents', 'master_records'].map(async (table) => (await sql.unsafe(`SELECT t::text AS row FROM ${table} t ORDER BY 1`)).map((r) => r.row)),
-      );
+  it("finish()'s one pass writes the documents, records and terms the per-table rebuilds write, on the samples", async () => {
+    const tables = ['search_documents', 'master_records', 'search_terms', 'search_style_words'];
+    const rows = async () => Promise.all(tables.map(async (table) => (await sql.unsafe(`SELECT t::text AS row FROM ${table} t ORDER BY 1`)).map((r) => r.row)));
     const imported = await rows();
+    expect(imported.map((table) => table.length >= 1000)).toEqual([true, true, true, true]);
     // Pages of 50: the pages are computed in worker threads (derived-copy.ts, issue 13).
     await createPostgresWriter(sql, { pageSize: 50, derivedThreads: 2, databaseUrl: url }).finish({ force: true });
     expect(await rows()).toEqual(imported);
-    await sql`DELETE FROM master_records`;
+    // The per-table rebuilds: terms and style words selected from the stored documents in SQL.
+    for (const table of tables) await sql.unsafe(`DELETE FROM ${table}`);
     await rebuildSearchDocuments(sql, 'parameter', 100);
     await rebuildMasterRecords(sql, 100);
+    await rebuildSearchTerms(sql, 'parameter');
     expect(await rows()).toEqual(imported);
   });
 
-  it('a changed record is the only row rewritten, and derived data follows it', async () => {
+  // Several CLI imports, each with finish(): over 30 s when the 2 cores are shared.
+  it('a changed record is the only row rewritten, and derived data follows it', { timeout: 90_000 }, async () => {
     const before = await tableChecksums(sql);
     const file = path.join(scratch, 'artists.xml');
     writeFileSync(file, '<artists>\n<artist><id>1</id><name>The Persuader Renamed</name></artist>\n</artists>\n');
@@ -126,6 +129,30 @@ describe('catalogue import discogs, bulk path', () => {
     // Put the samples' records back for the next test.
     for (const kind of ['artists', 'masters', 'releases'] as const) expect((await importFiles([discogsSample(kind)])).code).toBe(0);
     expect(changedTables(before, await tableChecksums(sql))).toEqual([]);
+  });
+
+  // Files are read two at a time, the largest kinds first (import-discogs-bulk.ts); files of
+  // one kind keep the order given, so the later file's record wins whichever is larger.
+  it.each([
+    ['the larger first', [5_000, 1]],
+    ['the smaller first', [1, 5_000]],
+  ])('two files of one kind (%s): the later file names the record last and wins', { timeout: 90_000 }, async (_name, sizes) => {
+    const before = await tableChecksums(sql);
+    const files = (sizes as number[]).map((count, index) => {
+      const file = path.join(scratch, `artists-${index}.xml`);
+      const others = Array.from({ length: count - 1 }, (_, i) => `<artist><id>${900_000 + i}</id><name>Filler ${i}</name></artist>`).join('\n');
+      writeFileSync(file, `<artists>\n<artist><id>3</id><name>From file ${index}</name></artist>\n${others}\n</artists>\n`);
+      return file;
+    });
+    // Beside them, a file of another kind that another lane reads at the same time.
+    const result = await importFiles([...files, discogsSample('labels')]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await sql`SELECT name FROM artists WHERE discogs_id = 3`).toEqual([{ name: 'From file 1' }]);
+
+    await sql`DELETE FROM artists WHERE discogs_id >= 900000`;
+    expect((await importFiles([discogsSample('artists')])).code).toBe(0);
+    await createPostgresWriter(sql).finish({ force: true });
+    expect(changedTables(before, await tableChecksums(sql)).filter((table) => table !== 'catalogue_state')).toEqual([]);
   });
 
   it.each([
