@@ -40,7 +40,7 @@ import { clusterIdOf, type MasterRow, type ReleaseRow } from '../dataset.js';
 import type { FacetFilters, FacetName, SearchPosition } from '../ports/index.js';
 import type { SearchHitData } from '../schemas/records.js';
 import { formatNamesOf } from './master-record.js';
-import { nameKey, tokensOf } from './text.js';
+import { tokensOf } from './text.js';
 
 export type HitType = SearchHitData['type'];
 export const TYPE_ORDER: Record<HitType, number> = { master: 0, artist: 1, label: 2, festival: 3 };
@@ -88,11 +88,22 @@ export function searchEntry(
   size: number,
   facets: MasterFacetValues | null,
 ): SearchEntry {
-  const primary = [...new Set([name, ...primaryText].flatMap(tokensOf))];
-  const inPrimary = new Set(primary);
-  const secondary = [...new Set(secondaryText.flatMap(tokensOf))].filter((token) => !inPrimary.has(token));
-  const phraseText = ` ${[name, ...primaryText].map(nameKey).join(' | ')} `;
-  return { hit, nameKey: nameKey(name), primary, secondary, phraseText, popularity: round6(Math.log10(1 + size) / 10), facets };
+  // Each text folded once, its tokens giving both the token sets and its name key; plain loops,
+  // not flat/flatMap and spreads: finish() makes an entry per document (issue 13).
+  const inPrimary = new Set<string>();
+  const keyOf = (text: string) => {
+    const tokens = tokensOf(text);
+    for (const token of tokens) inPrimary.add(token);
+    return tokens.join(' ');
+  };
+  const key = keyOf(name);
+  let phraseText = ` ${key}`;
+  for (const text of primaryText) phraseText += ` | ${keyOf(text)}`;
+  phraseText += ' ';
+  // First occurrences in order, those already primary left out.
+  const inSecondary = new Set<string>();
+  for (const text of secondaryText) for (const token of tokensOf(text)) if (!inPrimary.has(token)) inSecondary.add(token);
+  return { hit, nameKey: key, primary: [...inPrimary], secondary: [...inSecondary], phraseText, popularity: round6(Math.log10(1 + size) / 10), facets };
 }
 
 /**

@@ -9,8 +9,18 @@ import { transliterate } from './transliterate.js';
 
 const NOT_ALPHANUMERIC = /[^a-z0-9]+/;
 
+/**
+ * ASCII is its own NFKC form and its own transliteration (any-ascii keeps every code point
+ * below 0x80, Cyrillic and Han are not in it), and most names are ASCII: folding them is only
+ * lowercasing. NFKC and any-ascii's per-character loop were most of finish()'s time per search
+ * document (issue 13).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: all of ASCII, controls included, folds to itself.
+const ASCII = /^[\u0000-\u007f]*$/;
+
 /** NFKC + transliterated + lowercase; keeps punctuation and spacing. */
 export function foldText(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase();
   return transliterate(text.normalize('NFKC')).toLowerCase();
 }
 

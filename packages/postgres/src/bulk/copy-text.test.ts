@@ -3,7 +3,7 @@
  * (docs/decisions.md §6), while the text `\u0000` written by a record itself stays as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { copyJson } from './copy-text.js';
+import { copyJson, copyTextArray } from './copy-text.js';
 
 // COPY's text format escapes each backslash; undone here to read the JSON PostgreSQL receives.
 const received = (line: string) => JSON.parse(line.replaceAll('\\\\', '\\')) as unknown;
@@ -24,5 +24,15 @@ describe('copyJson', () => {
   it('writes a record without U+0000 as JSON.stringify does, its backslashes escaped for COPY', () => {
     const doc = { name: 'Tab\there', path: 'C:\\dir' };
     expect(copyJson(doc)).toBe(JSON.stringify(doc).replaceAll('\\', '\\\\'));
+  });
+});
+
+describe('copyTextArray', () => {
+  it('quotes every element and escapes `"` and `\\` in the array literal, then tabs, newlines and backslashes for COPY', () => {
+    expect(copyTextArray([])).toBe('{}');
+    expect(copyTextArray(['Deep House', 'Techno'])).toBe('{"Deep House","Techno"}');
+    expect(copyTextArray(['say "hi"', 'back\\slash', 'tab\there', 'NUL\u0000', 'a,b', '{x}'])).toBe(
+      '{"say \\\\"hi\\\\"","back\\\\\\\\slash","tab\\there","NUL","a,b","{x}"}',
+    );
   });
 });

@@ -20,10 +20,22 @@ export function copyInt(value: number | null | undefined): string {
   return value === null || value === undefined ? '\\N' : String(value);
 }
 
-/** A text[] literal: every element double-quoted, `"` and `\` backslash-escaped, then COPY-escaped. */
+const ARRAY_SPECIAL = /[\\"]/;
+const ARRAY_SPECIALS = /[\\"]/g;
+
+/**
+ * A text[] literal: every element double-quoted, `"` and `\` backslash-escaped, then
+ * COPY-escaped. Most elements hold neither, and are tested before any replace (issue 13: this
+ * was half of a search document's COPY line).
+ */
 export function copyTextArray(values: readonly string[]): string {
   if (values.length === 0) return '{}';
-  return copyText(`{${values.map((value) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`);
+  let literal = '{';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as string;
+    literal += `${i === 0 ? '"' : ',"'}${ARRAY_SPECIAL.test(value) ? value.replace(ARRAY_SPECIALS, (c) => `\\${c}`) : value}"`;
+  }
+  return copyText(`${literal}}`);
 }
 
 function withoutNul(_key: string, value: unknown): unknown {

@@ -45,7 +45,17 @@ function weightedTsvector(entry: SearchEntry): string {
   return lexemes.map(([token, weight], i) => `'${token}':${Math.min(i + 1, 16_383)}${weight}`).join(' ');
 }
 
-function documentOf(entry: SearchEntry): SearchDocument {
+/** The columns only a master's document has (its facet values), from masterDocumentOf. */
+type MasterColumns = Pick<SearchDocument, 'formats' | 'country' | 'labels' | 'genre_keys' | 'style_keys' | 'format_keys' | 'country_key' | 'label_keys'>;
+
+/**
+ * One object literal with every column, in one order, whatever the kind: built with spreads
+ * (`...documentOf(entry)`, a credits entry spread in only when present) the documents took
+ * differing shapes, and building and reading them cost ~55 µs per master, most of finish()'s
+ * JavaScript (issue 13). An absent value is undefined, which documentLine and the JSON staging
+ * path both write as the column's NULL or default.
+ */
+function documentOf(entry: SearchEntry, master?: MasterColumns): SearchDocument {
   const { hit } = entry;
   return {
     kind: KIND[hit.type],
@@ -60,8 +70,16 @@ function documentOf(entry: SearchEntry): SearchDocument {
     tokens: [...entry.primary, ...entry.secondary],
     tsv_text: weightedTsvector(entry),
     phrase_text: entry.phraseText,
-    ...(hit.credits ? { credits: hit.credits } : {}),
+    credits: hit.credits,
     score0: entry.popularity,
+    formats: master?.formats,
+    country: master?.country,
+    labels: master?.labels,
+    genre_keys: master?.genre_keys,
+    style_keys: master?.style_keys,
+    format_keys: master?.format_keys,
+    country_key: master?.country_key,
+    label_keys: master?.label_keys,
   };
 }
 
@@ -96,8 +114,7 @@ export function masterDocumentOf(
   const entry = masterSearchEntry(master, mainRelease, releaseCount, labelRef, artistSlug);
   const facets = entry.facets as MasterFacetValues;
   const country = facets.country[0] ?? null;
-  return {
-    ...documentOf(entry),
+  return documentOf(entry, {
     formats: facets.format,
     country,
     labels: facets.label,
@@ -106,7 +123,7 @@ export function masterDocumentOf(
     format_keys: lowerSet(facets.format),
     country_key: country?.toLowerCase() ?? null,
     label_keys: [...facets.labelKeys],
-  };
+  });
 }
 
 export const DOCUMENT_COLUMNS = [
@@ -136,7 +153,6 @@ export const DOCUMENT_COLUMNS = [
 
 /** One COPY line of DOCUMENT_COLUMNS: the values insertDocuments writes through jsonb. */
 export function documentLine(d: SearchDocument): string {
-  const float = (n: number) => String(n);
   return `${[
     d.kind,
     d.id,
@@ -151,7 +167,7 @@ export function documentLine(d: SearchDocument): string {
     copyText(d.tsv_text),
     copyText(d.phrase_text),
     d.credits === undefined ? '\\N' : copyJson(d.credits),
-    float(d.score0),
+    String(d.score0),
     copyTextArray(d.formats ?? []),
     copyText(d.country ?? null),
     copyTextArray(d.labels ?? []),
