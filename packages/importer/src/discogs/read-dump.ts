@@ -26,10 +26,14 @@ export interface DumpReading {
 }
 
 /**
- * A small young generation: the parser's objects die young, and V8's default let the worker's
- * heap grow by tens of MB between collections (the loader's goal is 300 MB, issue 13).
+ * Small generations: the parser's objects die young, and two files are read at once (the
+ * loader's goal is 300 MB, issue 13). Uncapped, each reader's old generation grew ~100 MB
+ * before a full collection: bench:import at 100 k peaked at 405–414 MB with two readers, and
+ * 297 MB capped as here, in the same time (a cap of 32 MB doubled the CPU in collections). A
+ * record's data is a few MB at most: the subtrees no row reads are cut before parsing
+ * (dump-scanner.ts).
  */
-const LIMITS = { maxYoungGenerationSizeMb: 16 };
+const LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 48 };
 
 /**
  * The worker's entry: the built file, or, running from source, a bootstrap that registers
