@@ -99,9 +99,9 @@ async function importFile(
   try {
     const table = await reading.kind;
     let rows = 0;
-    async function* counted(): AsyncGenerator<string> {
+    async function* counted(): AsyncGenerator<Uint8Array> {
       for await (const batch of reading.batches) {
-        yield batch.text;
+        yield batch.bytes;
         rows += batch.records;
         progress.update(reading.bytesRead(), rows);
       }

@@ -17,7 +17,7 @@ const CREDITS = 3;
 export interface DumpReading {
   /** The dump's table, read from its root element. */
   kind: Promise<BulkTable>;
-  batches: AsyncIterable<{ text: string; records: number }>;
+  batches: AsyncIterable<{ bytes: Uint8Array; records: number }>;
   /** Records read and skipped as unchanged, once the batches are exhausted. */
   totals(): { records: number; unchanged: number };
   /** Bytes of the (compressed) file read so far. */
@@ -93,12 +93,12 @@ export function readDumpInWorker(file: string, databaseUrl?: string): DumpReadin
     notify?.();
   });
 
-  async function* batches(): AsyncGenerator<{ text: string; records: number }> {
+  async function* batches(): AsyncGenerator<{ bytes: Uint8Array; records: number }> {
     for (;;) {
       const message = queue.shift();
       if (message?.type === 'batch') {
         bytesRead = message.bytesRead;
-        yield { text: message.text, records: message.records };
+        yield { bytes: message.bytes, records: message.records };
         worker.postMessage('credit');
         continue;
       }

@@ -19,8 +19,8 @@ import { addPrimaryKeyLike, buildIndexesLike, setLoad, swapIn } from './table-sw
 const importTable = (table: BulkTable) => `import_${table}`;
 
 export interface BulkLoad {
-  /** Streams COPY text (bulkLine lines) into the table's import table, in one transaction. */
-  copy(table: BulkTable, batches: AsyncIterable<string>): Promise<void>;
+  /** Streams COPY text (bulkLine lines, as strings or UTF-8 bytes) into the table's import table, in one transaction. */
+  copy(table: BulkTable, batches: AsyncIterable<string | Uint8Array>): Promise<void>;
   /** Moves every loaded table into the catalogue; true when any row changed. */
   apply(onStep?: (step: string, seconds: number) => void): Promise<boolean>;
   /** Drops the import tables (after a failure, or when nothing is to be applied). */
