@@ -28,6 +28,8 @@ export type DumpWorkerMessage =
   | { type: 'end'; records: number; unchanged: number }
   | { type: 'error'; message: string; name: string; recordNumber?: number; recordId?: string | number | null };
 
+const INFLATED_CHUNK_BYTES = 1 << 20;
+
 const port = parentPort;
 if (!port) throw new Error('dump-worker.ts runs as a worker thread');
 const data = workerData as DumpWorkerData;
@@ -100,7 +102,10 @@ async function run(): Promise<void> {
     raw.on('data', (chunk) => {
       bytesRead += chunk.length;
     });
-    const source = data.file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+    // Inflated in 1 MB pieces, not zlib's default 16 KB: each piece is a push into the scanner
+    // (a copy of the unfinished record, a scan) and a turn of the stream; measured on an
+    // unchanged releases file (re-import, 500,000 records): 16.4–17.0 s → 12.7–12.8 s.
+    const source = data.file.endsWith('.gz') ? raw.pipe(createGunzip({ chunkSize: INFLATED_CHUNK_BYTES })) : raw;
     raw.on('error', (error) => source.destroy(error));
     try {
       for await (const chunk of source as AsyncIterable<Buffer>) {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutRecord, rootName, skippedElements, withoutElements } from './record-cutter.js';
 
@@ -39,6 +40,66 @@ describe('withoutElements', () => {
     const plain = Buffer.from('<artist><id>1</id></artist>');
     expect(withoutElements(plain, skipped)).toBe(plain);
     expect(withoutElements(Buffer.from('<artist><notes>open</artist>'), skipped).toString()).toBe('<artist><notes>open</artist>');
+  });
+
+  /** The definition, on strings: leftmost skipped tag first, its subtree up to its first close. */
+  const reference = (text: string, names: readonly string[]): string => {
+    let out = '';
+    let kept = 0;
+    let at = 0;
+    for (;;) {
+      const lt = text.indexOf('<', at);
+      if (lt < 0 || lt + 1 >= text.length) break;
+      const name = names.find((n) => text.startsWith(`<${n}`, lt) && lt + n.length + 1 < text.length && /[>/ \t\n\r]/.test(text[lt + n.length + 1] as string));
+      if (!name) {
+        at = lt + 1;
+        continue;
+      }
+      const gt = text.indexOf('>', lt + name.length + 1);
+      if (gt < 0) break;
+      let end = gt + 1;
+      if (text[gt - 1] !== '/') {
+        const close = text.indexOf(`</${name}>`, end);
+        if (close < 0) break;
+        end = close + name.length + 3;
+      }
+      out += text.slice(kept, lt);
+      kept = end;
+      at = end;
+    }
+    return out + text.slice(kept);
+  };
+
+  it('cuts exactly what the definition cuts, whatever the tags around (property)', () => {
+    const names = ['images', 'tracks', 'tracklist', 'notes'];
+    const set = skippedElements(names);
+    const piece = fc.constantFrom(
+      '<images>',
+      '</images>',
+      '<images/>',
+      '<tracks a="1">',
+      '</tracks>',
+      '<tracklist>',
+      '</tracklist>',
+      '<tracksx>',
+      '<notes',
+      '</notes>',
+      '<note>',
+      '<title>T</title>',
+      'text',
+      ' ',
+      '<',
+      '>',
+      '/',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const text = `<release id="1">${pieces.join('')}</release>`;
+        expect(withoutElements(Buffer.from(text), set).toString()).toBe(reference(text, names));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

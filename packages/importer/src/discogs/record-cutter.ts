@@ -76,38 +76,56 @@ export function cutRecord(bytes: Buffer, name: string, from: number, nests = nam
 
 /** Elements to cut out of records, indexed by the first byte of their name. */
 export interface SkippedElements {
-  byFirstByte: Map<number, Array<{ open: Buffer; close: Buffer }>>;
+  /** 256 entries: the elements whose name starts with that byte, or undefined. */
+  byFirstByte: ReadonlyArray<ReadonlyArray<{ open: Buffer; close: Buffer }> | undefined>;
 }
 
 /** The `skipped` set of withoutElements. */
 export function skippedElements(names: readonly string[]): SkippedElements {
-  const byFirstByte = new Map<number, Array<{ open: Buffer; close: Buffer }>>();
+  const byFirstByte: Array<Array<{ open: Buffer; close: Buffer }> | undefined> = new Array(256).fill(undefined);
   for (const name of names) {
-    const list = byFirstByte.get(name.charCodeAt(0)) ?? [];
-    list.push({ open: Buffer.from(`<${name}`), close: Buffer.from(`</${name}>`) });
-    byFirstByte.set(name.charCodeAt(0), list);
+    const first = name.charCodeAt(0);
+    byFirstByte[first] ??= [];
+    byFirstByte[first].push({ open: Buffer.from(`<${name}`), close: Buffer.from(`</${name}>`) });
   }
   return { byFirstByte };
+}
+
+/** True when `pattern` (from its second byte: the first is `<`, already seen) is at `at`. */
+function startsAt(bytes: Buffer, pattern: Buffer, at: number): boolean {
+  if (at + pattern.length >= bytes.length) return false;
+  for (let i = 1; i < pattern.length; i += 1) if (bytes[at + i] !== pattern[i]) return false;
+  return true;
 }
 
 /**
  * `record` without the elements in `skipped` (and their content). Equivalent to the SAX
  * collector skipping them, as long as none of them nests inside itself, which holds for the
  * Discogs dumps (images, videos, tracklist, notes, identifiers, companies, tracks). One pass
- * over the record's `<` (memchr), comparing a tag's name only when its first byte could start
- * a skipped one: searching each name separately scanned a release a dozen times.
+ * over the record's `<`, comparing a tag's name only when its first byte could start a skipped
+ * one: searching each name separately scanned a release a dozen times. The `<` are found by a
+ * plain loop, not Buffer.indexOf: tags are a few bytes apart, and a native call per tag cost
+ * more than the scan (a release of the bench dump: 7.4 → 4.0 µs, issue 13).
  */
 export function withoutElements(record: Buffer, skipped: SkippedElements): Buffer {
   let pieces: Buffer[] | null = null;
   let kept = 0;
   let at = 0;
+  const length = record.length;
   for (;;) {
-    const lt = record.indexOf(LT, at);
-    if (lt < 0 || lt + 1 >= record.length) break;
-    const candidates = skipped.byFirstByte.get(record[lt + 1] as number);
-    const match = candidates?.find(
-      ({ open }) => lt + open.length < record.length && record.compare(open, 0, open.length, lt, lt + open.length) === 0 && endsName(record, lt + open.length),
-    );
+    let lt = at;
+    while (lt < length && record[lt] !== LT) lt += 1;
+    if (lt + 1 >= length) break;
+    const candidates = skipped.byFirstByte[record[lt + 1] as number];
+    let match: { open: Buffer; close: Buffer } | undefined;
+    if (candidates) {
+      for (const candidate of candidates) {
+        if (startsAt(record, candidate.open, lt) && endsName(record, lt + candidate.open.length)) {
+          match = candidate;
+          break;
+        }
+      }
+    }
     if (!match) {
       at = lt + 1;
       continue;
