@@ -28,7 +28,7 @@ export type DumpWorkerMessage =
   | { type: 'end'; records: number; unchanged: number }
   | { type: 'error'; message: string; name: string; recordNumber?: number; recordId?: string | number | null };
 
-const INFLATED_CHUNK_BYTES = 1 << 20;
+const INFLATED_CHUNK_BYTES = 256 * 1024;
 
 const port = parentPort;
 if (!port) throw new Error('dump-worker.ts runs as a worker thread');
@@ -102,9 +102,11 @@ async function run(): Promise<void> {
     raw.on('data', (chunk) => {
       bytesRead += chunk.length;
     });
-    // Inflated in 1 MB pieces, not zlib's default 16 KB: each piece is a push into the scanner
-    // (a copy of the unfinished record, a scan) and a turn of the stream; measured on an
-    // unchanged releases file (re-import, 500,000 records): 16.4–17.0 s → 12.7–12.8 s.
+    // Inflated in 256 KB pieces, not zlib's default 16 KB: each piece is a push into the scanner
+    // (a copy of the unfinished record, a scan) and a turn of the stream. Measured on an
+    // unchanged releases file (re-import, 500,000 records, load 4–6): 16.4–17.0 s with 16 KB,
+    // 13.4 s with 256 KB, 12.7–12.8 s with 1 MB, whose buffers took the loader's peak RSS over
+    // its 300 MB goal (bench:import, 2020-08 mix at 4 M records: 290 → 305 MB).
     const source = data.file.endsWith('.gz') ? raw.pipe(createGunzip({ chunkSize: INFLATED_CHUNK_BYTES })) : raw;
     raw.on('error', (error) => source.destroy(error));
     try {
