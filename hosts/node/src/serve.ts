@@ -11,6 +11,9 @@
  * and the request URL rule of host-kit (request-url.ts): a malformed Host is answered 400, and
  * the URL is the target Node received after a validated origin. What Node's parser refuses
  * before there is a request is answered by client-error.ts.
+ *
+ * The request's headers are an IncomingHeaders over Node's rawHeaders rather than the undici
+ * Headers the bridge would build on first read (incoming-headers.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +34,7 @@ import {
 } from '@catalogue/host-kit';
 import { getRequestListener } from '@hono/node-server';
 import { answerClientError } from './client-error.js';
+import { IncomingHeaders } from './incoming-headers.js';
 
 export type NodeServerOptions = Pick<ServeOptions, 'trustProxy' | 'maxBodyBytes' | 'publicOrigin'>;
 
@@ -60,6 +64,9 @@ export function createNodeServer(service: Service, options: NodeServerOptions): 
     (request, env) => {
       const incoming = (env as { incoming: IncomingMessage }).incoming;
       const context = { clientIp: clientIpOf(incoming, options.trustProxy), waitUntil };
+      // An own property over the bridge's lazy getter: a full Request made later for the body
+      // copies these same lines (IncomingHeaders is iterable like Headers).
+      Object.defineProperty(request, 'headers', { value: new IncomingHeaders(incoming.rawHeaders) });
       // Only a body without Content-Length needs counting; GET/HEAD never carry one here.
       if (incoming.headers['transfer-encoding'] !== undefined && incoming.headers['content-length'] === undefined) {
         const capped = capRequestBody(request, maxBody);
