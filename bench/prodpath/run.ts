@@ -11,6 +11,9 @@
  * target after a 2 s warm-up; medians.
  * BENCH_TARGETS=host,bare+pg measures only those targets (`host-no-redis` for the last); BENCH_CPU_PROF_DIR=<dir> starts every
  * Node child with --cpu-prof there (a profile per child, written when it stops).
+ * BENCH_BASELINE_ROOT=<another checkout, its npm ci done> adds "base host": that checkout's host
+ * on the same PostgreSQL + Redis, in the same interleaved rounds, so a change is measured
+ * against main in one run on one machine state (`base-host` in BENCH_TARGETS).
  * Beside req/s it prints the CPU each request cost in the target's process, the PostgreSQL
  * backends and Redis (cpu.ts): the figure that holds still when other work shares the cores.
  *
@@ -40,8 +43,10 @@ const BIN = join(ROOT, 'node_modules/.bin');
 const targetKey = (name: string) => name.toLowerCase().replace(/[^a-z+]/g, '');
 const ONLY = process.env.BENCH_TARGETS?.split(',').map(targetKey);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 
-type TargetName = 'bare' | 'bare+pg' | 'host' | 'host, no redis';
+type TargetName = 'bare' | 'bare+pg' | 'host' | 'host, no redis' | 'base host';
+const TARGET_NAMES: TargetName[] = ['bare', 'bare+pg', 'host', 'host, no redis', 'base host'];
 
 interface Running {
   url: string;
@@ -63,8 +68,8 @@ interface Sample {
   cpu: CpuPerRequest;
 }
 
-function spawnListening(command: string, args: string[], env: Record<string, string | undefined>): Promise<ChildProcess> {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnListening(command: string, args: string[], env: Record<string, string | undefined>, cwd = ROOT): Promise<ChildProcess> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -94,12 +99,13 @@ function runtimeCommand(runtime: 'node' | 'bun', file: string): [string, string[
   return runtime === 'node' ? [process.execPath, profiled(runtime, [file])] : [join(BIN, 'bun'), [file]];
 }
 
-async function hostTarget(runtime: 'node' | 'bun', env: Record<string, string>): Promise<Running> {
+/** The host of this checkout, or of `root` (BENCH_BASELINE_ROOT): the same command run there. */
+async function hostTarget(runtime: 'node' | 'bun', env: Record<string, string>, root = ROOT): Promise<Running> {
   const port = await freePort();
   const [command, plain] = commandFor(runtime);
   const args = profiled(runtime, plain);
   const cleared = { BASE_URL: undefined, CATALOGUE_STORAGE: undefined, REDIS_URL: undefined, UPSTASH_REDIS_REST_URL: undefined };
-  const child = await spawnListening(command, args, { ...cleared, PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'error', NO_COLOR: '1', ...env });
+  const child = await spawnListening(command, args, { ...cleared, PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'error', NO_COLOR: '1', ...env }, root);
   const url = `http://127.0.0.1:${port}`;
   const issued = await fetch(`${url}/api/v1/admin/keys`, {
     method: 'POST',
@@ -184,6 +190,9 @@ async function main(): Promise<void> {
       },
       { name: 'host', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }) },
       { name: 'host, no redis', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl }) },
+      ...(BASELINE_ROOT
+        ? [{ name: 'base host' as const, runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }, BASELINE_ROOT) }]
+        : []),
     ]).filter((target) => !ONLY || ONLY.includes(targetKey(target.name)));
 
     const samples = new Map<Target, Sample[]>();
@@ -219,7 +228,7 @@ async function main(): Promise<void> {
       console.log(`\n${runtime}`);
       console.log('| target | req/s | p50 ms | p99 ms | / bare+pg | p99 added | CPU µs/request: process · PostgreSQL · Redis = total | bare+pg total / this |');
       console.log('|---|---|---|---|---|---|---|---|');
-      for (const name of ['bare', 'bare+pg', 'host', 'host, no redis'] as TargetName[]) {
+      for (const name of TARGET_NAMES) {
         const row = of(name);
         if (row.rps === undefined) continue; // not measured (BENCH_TARGETS)
         const ratio = name === 'bare' ? '—' : `${(row.rps / pg.rps).toFixed(2)}×`;
@@ -228,8 +237,13 @@ async function main(): Promise<void> {
         console.log(`| ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${ratio} | ${added} | ${cpuText(row.cpu)} | ${capacity} |`);
       }
       console.log(`bare+pg / bare: ${(pg.rps / bare.rps).toFixed(2)}×`);
+      const base = of('base host');
+      const host = of('host');
+      if (base.rps !== undefined && host.rps !== undefined)
+        console.log(
+          `host / base host (${BASELINE_ROOT}): ${(host.rps / base.rps).toFixed(2)}× req/s, host process CPU ${host.cpu.process.toFixed(0)} vs ${base.cpu.process.toFixed(0)} µs/request`,
+        );
       if (runtime === 'node') {
-        const host = of('host');
         const ratio = host.rps / pg.rps;
         console.log(
           `Node goal (host ≥ 0.75× bare+pg, p99 added ≤ 2 ms): ${ratio >= 0.75 && host.p99 - pg.p99 <= 2 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×, +${(host.p99 - pg.p99).toFixed(1)} ms)`,

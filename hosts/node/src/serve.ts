@@ -11,6 +11,10 @@
  * and the request URL rule of host-kit (request-url.ts): a malformed Host is answered 400, and
  * the URL is the target Node received after a validated origin. What Node's parser refuses
  * before there is a request is answered by client-error.ts.
+ *
+ * The request's headers are an IncomingHeaders over Node's rawHeaders rather than the undici
+ * Headers the bridge would build on first read (incoming-headers.ts), and its signal one of
+ * client-signal.ts rather than the full Request the bridge would build for it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +35,8 @@ import {
 } from '@catalogue/host-kit';
 import { getRequestListener } from '@hono/node-server';
 import { answerClientError } from './client-error.js';
+import { withClientSignal } from './client-signal.js';
+import { IncomingHeaders } from './incoming-headers.js';
 
 export type NodeServerOptions = Pick<ServeOptions, 'trustProxy' | 'maxBodyBytes' | 'publicOrigin'>;
 
@@ -60,6 +66,11 @@ export function createNodeServer(service: Service, options: NodeServerOptions): 
     (request, env) => {
       const incoming = (env as { incoming: IncomingMessage }).incoming;
       const context = { clientIp: clientIpOf(incoming, options.trustProxy), waitUntil };
+      // Own properties over the bridge's lazy getters, which would build a full undici Request.
+      // A full Request made later for the body copies these same header lines (IncomingHeaders
+      // is iterable like Headers) and has its own signal, aborted alike.
+      Object.defineProperty(request, 'headers', { value: new IncomingHeaders(incoming.rawHeaders) });
+      withClientSignal(request, incoming, (env as { outgoing: ServerResponse }).outgoing);
       // Only a body without Content-Length needs counting; GET/HEAD never carry one here.
       if (incoming.headers['transfer-encoding'] !== undefined && incoming.headers['content-length'] === undefined) {
         const capped = capRequestBody(request, maxBody);

@@ -29,7 +29,7 @@ import { type LimiterKeys, limiterKeys } from './keys.js';
 import { leaseReleases } from './lease-releases.js';
 import { ADMIT_SCRIPT, PEEK_SCRIPT, PUBLIC_SCRIPT, REPLAY_SCRIPT } from './scripts.js';
 import { createUsageLedger, type LedgerGroup, type UsageLedger } from './usage-ledger.js';
-import { StoreTimeoutError, withTimeout } from './with-timeout.js';
+import { StoreTimeoutError, timeLimit } from './with-timeout.js';
 
 /** Same windows as the memory Limiter (@catalogue/core/memory BURST_WINDOW_MS, LEASE_MS). */
 export const BURST_WINDOW_MS = 60_000;
@@ -92,6 +92,9 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   const logger = options.logger;
   const timeoutMs = options.timeoutMs ?? 50;
   const backgroundTimeoutMs = options.backgroundTimeoutMs ?? 2_000;
+  // One deadline list and timer per limit, not a timer per call (with-timeout.ts).
+  const inTime = timeLimit(timeoutMs);
+  const inBackgroundTime = timeLimit(backgroundTimeoutMs);
   const keys = limiterKeys(options.prefix ?? 'catalogue:limits');
   const newId = () => crypto.randomUUID();
   const nextCall = numberedCalls(keys, newId);
@@ -138,7 +141,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   // end (lease-releases.ts). The lease expires after LEASE_MS anyway; a failed release only
   // holds the slot until then.
   const releases = leaseReleases(
-    (leaseKey, leaseIds) => withTimeout(redis.zrem(leaseKey, ...leaseIds), backgroundTimeoutMs),
+    (leaseKey, leaseIds) => inBackgroundTime.wrap(redis.zrem(leaseKey, ...leaseIds)),
     (leaseKey, error) => warn('ratelimit.release_failed', { lease_key: leaseKey }, error),
   );
   const releaseLease = (keyId: string, leaseId: string) => releases.release(keys.leases(keyId), leaseId);
@@ -188,7 +191,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     const folded = releases.take(scriptKeys[2] as string);
     let reply: Reply;
     try {
-      reply = await withTimeout(admitScript.exec(scriptKeys, folded ? args.concat(folded.leaseIds) : args), timeoutMs);
+      reply = await inTime.wrap(admitScript.exec(scriptKeys, folded ? args.concat(folded.leaseIds) : args));
     } catch (error) {
       if (folded) releases.resend(folded);
       throw error;
@@ -198,7 +201,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     // The month counter is missing (new month, or Redis restarted empty): seed it from durable usage.
     const durable = await accounts.getUsage(customerId, environment, month);
     args[SEED_ARG] = String(durable);
-    const seeded = await withTimeout(admitScript.exec(scriptKeys, args), timeoutMs);
+    const seeded = await inTime.wrap(admitScript.exec(scriptKeys, args));
     if (seeded[0] === 'seed') throw new Error('month counter could not be seeded');
     return seeded;
   }
@@ -218,10 +221,10 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
         [seed, `g${newId()}`, monthTtlMs(group.month, clock.now()), CALL_MARKER_TTL_MS, ...chunk.flatMap(([, count], j) => [count, markers[j]?.bit ?? -1])].map(
           String,
         );
-      let reply = await withTimeout(replayScript.exec(scriptKeys, args('')), backgroundTimeoutMs);
+      let reply = await inBackgroundTime.wrap(replayScript.exec(scriptKeys, args('')));
       if (reply[0] === 'seed') {
         const durable = await accounts.getUsage(group.customerId, group.environment, group.month);
-        reply = await withTimeout(replayScript.exec(scriptKeys, args(String(durable))), backgroundTimeoutMs);
+        reply = await inBackgroundTime.wrap(replayScript.exec(scriptKeys, args(String(durable))));
       }
       if (reply[0] !== 'ok') throw new Error('month counter could not be seeded for replay');
       gen = String(reply[1]);
@@ -392,7 +395,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
 
     async peek(request: AdmitRequest): Promise<BurstState> {
       const { customerId, environment, policy, now } = request;
-      const [used, nextFree] = await withTimeout(peekScript.exec([keys.burst(customerId, environment)], [String(now), String(BURST_WINDOW_MS)]), timeoutMs);
+      const [used, nextFree] = await inTime.wrap(peekScript.exec([keys.burst(customerId, environment)], [String(now), String(BURST_WINDOW_MS)]));
       return {
         limit: policy.burstPerMinute,
         remaining: Math.max(0, policy.burstPerMinute - Number(used)),
@@ -402,7 +405,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
 
     async monthCount(customerId, environment, month) {
       try {
-        const live = await withTimeout(redis.hget(keys.month(customerId, environment, month), 'n'), timeoutMs);
+        const live = await inTime.wrap(redis.hget(keys.month(customerId, environment, month), 'n'));
         if (live !== null && live !== undefined) return Number(live);
       } catch (error) {
         warn('ratelimit.month_count_fallback', { customer_id: customerId, environment, month }, error);
@@ -415,9 +418,8 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
       const window = windowOf(now);
       const resetAt = (window + 1) * BURST_WINDOW_MS;
       const remaining = Number(
-        await withTimeout(
+        await inTime.wrap(
           publicScript.exec([keys.publicBurst(ip, window), keys.publicBurst(ip, window - 1)], [limitPerMinute, now, BURST_WINDOW_MS].map(String)),
-          timeoutMs,
         ),
       );
       const reset = Math.ceil(resetAt / 1000);
@@ -478,7 +480,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     },
 
     async bumpAuthEpoch() {
-      await withTimeout(redis.set(keys.authEpoch, `e${newId()}`), backgroundTimeoutMs);
+      await inBackgroundTime.wrap(redis.set(keys.authEpoch, `e${newId()}`));
     },
 
     pendingCalls: (customerId, environment, month) => ledger.pending(customerId, environment, month),

@@ -2,14 +2,18 @@
  * The limiter's commands straight on ioredis (REDIS_URL), without @upstash/redis in between:
  * on the gate's hot path that layer cost about a tenth of a request's CPU (it turns each reply
  * into JSON values the limiter does not want). EVALSHA with the script's SHA-1, loading it with
- * EVAL on NOSCRIPT (a Redis that restarted empty). With ioredis's auto-pipelining, the commands
- * issued in one turn of the event loop leave in one write.
+ * EVAL on NOSCRIPT (a Redis that restarted empty). Each command is one ioredis Command on the
+ * socket, the commands of one event-loop turn in one write (tcp-sender.ts).
  */
 import { createHash } from 'node:crypto';
 import type { Redis as IORedis } from 'ioredis';
 import type { LimiterCommands } from './commands.js';
+import { commandSender } from './tcp-sender.js';
+
+const isNoScript = (error: unknown) => error instanceof Error && error.message.startsWith('NOSCRIPT');
 
 export function tcpCommands(connection: IORedis): LimiterCommands {
+  const send = commandSender(connection);
   const shas = new Map<string, string>();
   const shaOf = (script: string) => {
     let sha = shas.get(script);
@@ -20,16 +24,20 @@ export function tcpCommands(connection: IORedis): LimiterCommands {
     return sha;
   };
   return {
-    async evalScript<T>(script: string, keys: string[], args: string[]) {
-      try {
-        return (await connection.evalsha(shaOf(script), keys.length, ...keys, ...args)) as T;
-      } catch (error) {
-        if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return (await connection.eval(script, keys.length, ...keys, ...args)) as T;
-        throw error;
-      }
+    evalScript<T>(script: string, keys: string[], args: string[]) {
+      // EVALSHA's arguments as one flat array, filled by plain loops (no spreads): it runs per request.
+      const flat = [shaOf(script), String(keys.length)];
+      for (let i = 0; i < keys.length; i++) flat.push(keys[i] as string);
+      for (let i = 0; i < args.length; i++) flat.push(args[i] as string);
+      return send<T>('evalsha', flat).catch((error: unknown) => {
+        if (!isNoScript(error)) throw error;
+        // The same arguments with the script's text in place of its SHA-1 (ioredis copied `flat`).
+        flat[0] = script;
+        return send<T>('eval', flat);
+      });
     },
-    zrem: (key, ...members) => connection.zrem(key, ...members),
-    hget: (key, field) => connection.hget(key, field),
-    set: (key, value) => connection.set(key, value),
+    zrem: (key, ...members) => send('zrem', [key].concat(members)),
+    hget: (key, field) => send<string | null>('hget', [key, field]),
+    set: (key, value) => send('set', [key, value]),
   };
 }

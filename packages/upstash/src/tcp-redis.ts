@@ -24,8 +24,9 @@ export function createTcpRedis(url: string, options: RedisOptions = {}): TcpRedi
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
-    // Commands issued in one turn of the event loop (concurrent admits, releases) share a write.
-    enableAutoPipelining: true,
+    // The limiter's commands batch a turn's writes themselves (tcp-sender.ts), more cheaply
+    // than auto-pipelining, which would also hold back the other commands to the end of the turn.
+    enableAutoPipelining: false,
     ...options,
   });
   // Errors surface on the commands; the connection retries in the background by itself.

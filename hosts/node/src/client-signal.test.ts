@@ -1,0 +1,78 @@
+/** The Node host's request.signal (client-signal.ts): aborted when the client goes away, as the bridge's was. */
+import { connect, type Socket } from 'node:net';
+import type { Service } from '@catalogue/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeServer, listen, type RunningServer } from './serve.js';
+
+describe('the Node host request.signal', () => {
+  let running: RunningServer;
+  /** What each request's handler saw, by path. */
+  const seen = new Map<string, Promise<string>>();
+
+  beforeAll(async () => {
+    const service = {
+      fetch: async (request: Request) => {
+        const path = new URL(request.url).pathname;
+        if (path === '/wait') {
+          // Reads the signal at once and waits for the client to go away.
+          const signal = request.signal;
+          seen.set(path, new Promise((resolve) => signal.addEventListener('abort', () => resolve(`aborted: ${signal.reason}`))));
+          return new Promise<Response>(() => {});
+        }
+        if (path === '/late') {
+          // Reads the signal only once the client is gone.
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          const signal = request.signal;
+          seen.set(path, Promise.resolve(signal.aborted ? `aborted: ${signal.reason}` : 'not aborted'));
+          return new Response('late');
+        }
+        if (path === '/done') {
+          const signal = request.signal;
+          const body = request.method === 'POST' ? await request.text() : '';
+          seen.set(path, new Promise((resolve) => setTimeout(() => resolve(signal.aborted ? 'aborted' : 'not aborted'), 100)));
+          return new Response(`done ${body}`);
+        }
+        return new Response('?', { status: 404 });
+      },
+    } as unknown as Service;
+    running = await listen(createNodeServer(service, { trustProxy: false }), 0, '127.0.0.1', 1_000);
+  });
+  afterAll(() => running.close());
+
+  function open(): Promise<Socket> {
+    const { port } = new URL(running.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
+      socket.on('error', reject);
+    });
+  }
+  /** Once the handler of `path` ran: what it saw, wrapped (an async function would wait for the promise itself). */
+  const until = async (path: string): Promise<{ outcome: Promise<string> }> => {
+    while (!seen.has(path)) await new Promise((resolve) => setTimeout(resolve, 5));
+    return { outcome: seen.get(path) as Promise<string> };
+  };
+
+  it('aborts when the client closes the connection before the answer', async () => {
+    const socket = await open();
+    socket.write('GET /wait HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const { outcome } = await until('/wait');
+    socket.destroy();
+    // The bridge's reasons: the request stream's error when it has one (the client's socket
+    // closed under it), otherwise that the connection closed before the answer was out.
+    expect(await outcome).toMatch(/^aborted: (Error: aborted|Client connection prematurely closed\.)$/);
+  });
+
+  it('is aborted already when first read after the client left', async () => {
+    const socket = await open();
+    socket.write('GET /late HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    socket.destroy();
+    expect(await (await until('/late')).outcome).toMatch(/^aborted: (Error: aborted|Client connection prematurely closed\.)$/);
+  });
+
+  it('stays quiet for a request answered in full, and a body can still be read', async () => {
+    const answer = await fetch(`${running.url}/done`, { method: 'POST', body: 'payload' });
+    expect(await answer.text()).toBe('done payload');
+    expect(await (await until('/done')).outcome).toBe('not aborted');
+  });
+});
