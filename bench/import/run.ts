@@ -84,7 +84,8 @@ function samplePostgres(url: string, database: string): { stop(): Promise<number
 
 function spawnLoader(url: string, files: string[]): ChildProcess {
   const script = fileURLToPath(new URL('./load.ts', import.meta.url));
-  return spawn(process.execPath, ['--conditions=catalogue-source', '--import', 'tsx', script, url, ...files], {
+  // The node flags `npx catalogue import` runs with (packages/importer/bin/catalogue.mjs).
+  return spawn(process.execPath, ['--max-semi-space-size=4', '--conditions=catalogue-source', '--import', 'tsx', script, url, ...files], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
 }

@@ -105,8 +105,8 @@ async function run(): Promise<void> {
     // Inflated in 256 KB pieces, not zlib's default 16 KB: each piece is a push into the scanner
     // (a copy of the unfinished record, a scan) and a turn of the stream. Measured on an
     // unchanged releases file (re-import, 500,000 records, load 4–6): 16.4–17.0 s with 16 KB,
-    // 13.4 s with 256 KB, 12.7–12.8 s with 1 MB, whose buffers took the loader's peak RSS over
-    // its 300 MB goal (bench:import, 2020-08 mix at 4 M records: 290 → 305 MB).
+    // 13.4 s with 256 KB, 12.7–12.8 s with 1 MB; the loader's peak RSS did not tell 256 KB and
+    // 1 MB apart (304 and 305 MB, bench:import's 2020-08 mix), so the smaller pieces.
     const source = data.file.endsWith('.gz') ? raw.pipe(createGunzip({ chunkSize: INFLATED_CHUNK_BYTES })) : raw;
     raw.on('error', (error) => source.destroy(error));
     try {
