@@ -12,7 +12,8 @@
  *   BENCH_DATABASE_URL=postgres://… BENCH_ROUTES=search,facets npm run bench:catalogue
  *
  * Other knobs: BENCH_CLIENTS (8), BENCH_REQUESTS per route (2000), BENCH_ROUTE_MS per route (20000),
- * BENCH_LOADER_HEAP_MB (0; the loader's V8 heap cap, 0 = none).
+ * BENCH_LOADER_HEAP_MB (0; the loader's V8 heap cap, 0 = none), BENCH_SERVE_NODE_FLAGS (node flags of the serving
+ * process), CATALOGUE_CACHE_MB (64; the serving process's record cache, 0 = none).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -92,7 +93,9 @@ if (present === 0) {
 }
 
 const targets = await sampleTargets(database.url);
-const server = spawnScript('./serve.ts', [database.url], 'inherit');
+// BENCH_SERVE_NODE_FLAGS: node flags of the serving process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+const serveFlags = env.BENCH_SERVE_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+const server = spawnScript('./serve.ts', [database.url], 'inherit', serveFlags);
 const results: Array<{ route: MeasuredRoute; result: Percentiles; cpu: CpuPerRequest }> = [];
 const meter = new CpuMeter(database.url, server.pid as number);
 try {
