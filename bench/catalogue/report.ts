@@ -1,4 +1,6 @@
 /** The bench's table: one row per figure, the goal beside it, and whether it is met. */
+
+import type { CpuPerRequest } from './cpu.js';
 import type { LoadFigures } from './load.js';
 import type { Percentiles } from './measure.js';
 import type { MeasuredRoute } from './routes.js';
@@ -13,7 +15,12 @@ export const IMPORT_GOAL: ImportGoal = { mastersPerSecond: 20_000, maxRssMb: 300
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '–');
 const verdict = (ok: boolean | null) => (ok === null ? '' : ok ? 'ok' : 'MISS');
 
-export function printReport(scale: number, load: LoadFigures | null, routes: Array<{ route: MeasuredRoute; result: Percentiles }>, out = process.stdout): void {
+export function printReport(
+  scale: number,
+  load: LoadFigures | null,
+  routes: Array<{ route: MeasuredRoute; result: Percentiles; cpu?: CpuPerRequest }>,
+  out = process.stdout,
+): void {
   out.write(`\nbench/catalogue at scale ${scale} (${scale === 1 ? 'full goal scale' : `${scale * 100}% of it`})\n`);
   if (load) {
     const seconds = load.writeSeconds + load.finishSeconds;
@@ -49,7 +56,7 @@ export function printReport(scale: number, load: LoadFigures | null, routes: Arr
     out.write('import: not measured (BENCH_DATABASE_URL already loaded)\n');
   }
   console.table(
-    routes.map(({ route, result }) => ({
+    routes.map(({ route, result, cpu }) => ({
       route: route.route,
       requests: result.count,
       'p50 ms': ms(result.p50),
@@ -58,6 +65,7 @@ export function printReport(scale: number, load: LoadFigures | null, routes: Arr
       'max ms': ms(result.max),
       'goal p95': route.goalP95Ms === null ? '–' : `≤ ${route.goalP95Ms} ms`,
       verdict: verdict(route.goalP95Ms === null ? null : result.p95 <= route.goalP95Ms),
+      'CPU µs/req host·pg·client': cpu ? [cpu.host, cpu.postgres, cpu.client].map((us) => Math.round(us)).join(' · ') : '',
     })),
   );
 }

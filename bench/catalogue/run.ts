@@ -12,11 +12,13 @@
  *   BENCH_DATABASE_URL=postgres://… BENCH_ROUTES=search,facets npm run bench:catalogue
  *
  * Other knobs: BENCH_CLIENTS (8), BENCH_REQUESTS per route (2000), BENCH_ROUTE_MS per route (20000),
- * BENCH_LOADER_HEAP_MB (0; the loader's V8 heap cap, 0 = none).
+ * BENCH_LOADER_HEAP_MB (0; the loader's V8 heap cap, 0 = none), BENCH_SERVE_NODE_FLAGS (node flags of the serving
+ * process), CATALOGUE_CACHE_MB (64; the serving process's record cache, 0 = none).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { CpuMeter, type CpuPerRequest } from './cpu.js';
 import { loadedMasters, openBenchDatabase } from './database.js';
 import type { LoadFigures } from './load.js';
 import { measureRoute, type Percentiles } from './measure.js';
@@ -91,21 +93,27 @@ if (present === 0) {
 }
 
 const targets = await sampleTargets(database.url);
-const server = spawnScript('./serve.ts', [database.url], 'inherit');
-const results: Array<{ route: MeasuredRoute; result: Percentiles }> = [];
+// BENCH_SERVE_NODE_FLAGS: node flags of the serving process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+const serveFlags = env.BENCH_SERVE_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+const server = spawnScript('./serve.ts', [database.url], 'inherit', serveFlags);
+const results: Array<{ route: MeasuredRoute; result: Percentiles; cpu: CpuPerRequest }> = [];
+const meter = new CpuMeter(database.url, server.pid as number);
 try {
   const { url, key } = await firstJsonLine<{ url: string; key: string }>(server, 'server');
+  const warmup = clients * 4;
   for (const route of benchRoutes(targets)) {
     if (only && !only.some((name) => route.route.toLowerCase().includes(name))) continue;
     process.stderr.write(`measuring ${route.route} …\n`);
-    const result = await measureRoute(route, { baseUrl: url, key, clients, maxRequests, maxMs, warmup: clients * 4 });
-    results.push({ route, result });
+    const before = await meter.snapshot();
+    const result = await measureRoute(route, { baseUrl: url, key, clients, maxRequests, maxMs, warmup });
+    results.push({ route, result, cpu: meter.perRequest(before, await meter.snapshot(), result.count + warmup) });
   }
 } finally {
   server.kill('SIGTERM');
+  await meter.close();
 }
 
 printReport(scale, figures, results);
 process.stdout.write(
-  `${JSON.stringify({ scale, database: database.url, load: figures, routes: results.map(({ route, result }) => ({ route: route.route, ...result })) })}\n`,
+  `${JSON.stringify({ scale, database: database.url, load: figures, routes: results.map(({ route, result, cpu }) => ({ route: route.route, ...result, cpuUs: cpu })) })}\n`,
 );

@@ -2,23 +2,27 @@
  * The batch route over a catalogue that hands over serialized records (Catalogue.mastersJson,
  * as the PostgreSQL catalogue does) answers byte for byte what it answers over parsed ones.
  */
+
+import { gunzipSync } from 'node:zlib';
 import { type Catalogue, createService, issueCustomerKey } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { describe, expect, it } from 'vitest';
 import { fixtureData } from '../support/fixture-data.js';
 
-async function batchAnswer(catalogue: Catalogue, ids: number[], base: '/api/v1'): Promise<{ status: number; text: string }> {
+async function batchAnswer(catalogue: Catalogue, ids: number[], base: '/api/v1', gzip = false): Promise<{ status: number; text: string }> {
   const accounts = createMemoryAccounts();
   const service = createService({ catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } }, { baseUrl: 'http://x.test' });
   const issued = await issueCustomerKey(accounts, { email: 'a@b.co', tier: 'contract_2000', environment: 'test' }, new Date());
   const res = await service.fetch(
     new Request(`http://x.test${base}/masters/batch`, {
       method: 'POST',
-      headers: { 'x-api-key': issued.plaintext, 'content-type': 'application/json' },
+      headers: { 'x-api-key': issued.plaintext, 'content-type': 'application/json', ...(gzip ? { 'accept-encoding': 'gzip' } : {}) },
       body: JSON.stringify({ ids }),
     }),
   );
-  return { status: res.status, text: await res.text() };
+  if (gzip) expect(res.headers.get('content-encoding')).toBe('gzip');
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  return { status: res.status, text: new TextDecoder().decode(gzip ? gunzipSync(bytes) : bytes) };
 }
 
 describe('masters/batch over serialized records', () => {
@@ -43,6 +47,8 @@ describe('masters/batch over serialized records', () => {
     expect(body.masters.map((m) => m.master_id)).toEqual([known[3], ...known.filter((id) => id !== known[3])]);
     expect(body.masters[0]?._links.self).toBe(`http://x.test/api/v1/masters/${known[3]}`);
     expect(body.missing).toEqual([999_999_999, 888_888_888]);
+    // The body is assembled as UTF-8 bytes: compressed for a client that asks, the same text.
+    expect(await batchAnswer(serialized, ids, '/api/v1', true)).toEqual(expected);
   });
 });
 

@@ -70,7 +70,7 @@ export function negotiateCoding(header: string, available: readonly Coding[] = s
 }
 
 /** The body, UTF-8 encoded and compressed as it streams out. */
-export function compressedBody(text: string, coding: Coding): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
+export function compressedBody(body: string | Uint8Array<ArrayBuffer>, coding: Coding): ReadableStream<Uint8Array> {
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
   return new Blob([bytes]).stream().pipeThrough(new CompressionStream(coding as CompressionFormat) as unknown as TransformStream<Uint8Array, Uint8Array>);
 }

@@ -7,8 +7,11 @@
 export class Reply {
   constructor(
     readonly status: number,
-    /** JSON or HTML text; a stream only once compressed (representation.ts). */
-    readonly body: string | ReadableStream<Uint8Array> | null,
+    /**
+     * JSON or HTML text; UTF-8 bytes when the handler assembled them (the batch route, from
+     * bodies encoded once per record); a stream only once compressed (representation.ts).
+     */
+    readonly body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
     readonly headers: Record<string, string>,
     /**
      * The strong ETag of `body` when the handler already knows it (a stored record's,

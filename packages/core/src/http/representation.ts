@@ -32,7 +32,8 @@ export function represent(reply: Reply, request: Request, cache: CachePolicy | u
   else if (!('cache-control' in reply.headers)) extra['cache-control'] = 'no-store';
 
   let coding: Coding | null = null;
-  if (typeof body === 'string' && body.length >= COMPRESS_MIN_BYTES) {
+  const size = typeof body === 'string' ? body.length : body instanceof Uint8Array ? body.byteLength : 0;
+  if (size >= COMPRESS_MIN_BYTES) {
     addVary(extra, 'accept-encoding');
     const accepted = request.headers.get('accept-encoding');
     if (accepted) coding = negotiateCoding(accepted);
@@ -48,5 +49,5 @@ export function represent(reply: Reply, request: Request, cache: CachePolicy | u
   extra['content-encoding'] = coding;
   // HEAD announces the coding a GET would get; finalize() drops the body, so none is made.
   if (request.method === 'HEAD') return reply;
-  return new Reply(reply.status, compressedBody(body as string, coding), reply.headers);
+  return new Reply(reply.status, compressedBody(body as string | Uint8Array<ArrayBuffer>, coding), reply.headers);
 }

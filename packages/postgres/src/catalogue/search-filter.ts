@@ -43,11 +43,7 @@ export function matchConditions(sql: Sql, text: QueryText, filters: FacetFilters
   const styles = filters.style?.length ? lower(filters.style) : null;
   const byStyleWords = styleWords && styles !== null && mode === 'all' && text.tokens.length > 0;
   if (byStyleWords) {
-    // ARRAY(…) is computed once, first: the planner then reads the few masters by (kind, id).
-    const ranges = text.tokens.map(
-      (token) => sql`SELECT id FROM search_style_words WHERE style_key = ANY(${styles}::text[]) AND token >= ${token} AND token < ${`${token}~`}`,
-    );
-    parts.push(sql`AND kind = 0 AND id = ANY(ARRAY(${ranges.reduce((all, range) => sql`${all} INTERSECT ${range}`)}))`);
+    parts.push(sql`AND kind = 0 AND id = ANY(${styleWordIds(sql, text, styles)})`);
   } else if (text.tokens.length > 0) parts.push(sql`AND tsv @@ ${mode === 'all' ? text.tsquery : text.anyTsquery}::tsquery`);
   if (hasAnyFilter(filters)) {
     parts.push(sql`AND kind = 0`);
@@ -60,6 +56,18 @@ export function matchConditions(sql: Sql, text: QueryText, filters: FacetFilters
     if (filters.year_to !== undefined) parts.push(sql`AND year <= ${filters.year_to}`);
   }
   return parts.reduce((all, part) => sql`${all} ${part}`, sql`TRUE`);
+}
+
+/**
+ * The ids of the masters with one of `styles` and, for every token, a word it prefixes, from
+ * search_style_words (its tokens are non-empty). ARRAY(…) is computed once, first: the planner
+ * then reads the few masters by primary key.
+ */
+export function styleWordIds(sql: Sql, text: QueryText, styles: readonly string[]): Fragment {
+  const ranges = text.tokens.map(
+    (token) => sql`SELECT id FROM search_style_words WHERE style_key = ANY(${styles as string[]}::text[]) AND token >= ${token} AND token < ${`${token}~`}`,
+  );
+  return sql`ARRAY(${ranges.reduce((all, range) => sql`${all} INTERSECT ${range}`)})`;
 }
 
 const sum = (sql: Sql, parts: Fragment[]) => parts.reduce((all, part) => sql`${all} + ${part}`);
@@ -95,6 +103,23 @@ export function scoreExpression(sql: Sql, text: QueryText, mode: MatchMode = 'al
  * swaps in a full rebuild), so a true answer is kept per pool.
  */
 const styleWordsBuilt = new WeakSet<Sql>();
+const masterFacetsBuilt = new WeakSet<Sql>();
+
+/**
+ * Whether master_facets (migration 0015) holds the catalogue's masters: filled, or no master.
+ * Empty until the first finish() after the migration; then rebuilt in one transaction with
+ * facet_totals, so a true answer is kept per pool.
+ */
+export async function masterFacetsReady(sql: Sql, read: Reader, signal?: AbortSignal): Promise<boolean> {
+  if (masterFacetsBuilt.has(sql)) return true;
+  const [row] = await read(
+    signal,
+    () => sql<Array<{ ready: boolean }>>`
+    SELECT EXISTS (SELECT 1 FROM master_facets) OR NOT EXISTS (SELECT 1 FROM search_documents WHERE kind = 0) AS ready`,
+  );
+  if (row?.ready) masterFacetsBuilt.add(sql);
+  return row?.ready ?? false;
+}
 
 export async function styleWordsReady(sql: Sql, read: Reader, signal?: AbortSignal): Promise<boolean> {
   if (styleWordsBuilt.has(sql)) return true;

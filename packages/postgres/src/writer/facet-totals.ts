@@ -1,6 +1,8 @@
 /**
  * Whole-catalogue facet counts (no q, no filter), recomputed after search_documents with the
- * same value expressions live counting uses, so the stored answer is the live one.
+ * same value expressions live counting uses, so the stored answer is the live one. Then every
+ * value counted is numbered (facet_codes) and each master's values stored as those numbers,
+ * each once (master_facets, migration 0015), for counting the masters of a query.
  */
 import type { Sql } from 'postgres';
 import { facetValuesOf, STORED_FACETS } from '../catalogue/facet-values.js';
@@ -16,6 +18,21 @@ export async function recomputeFacetTotals(sql: Sql): Promise<void> {
         WHERE d.kind = 0
         GROUP BY v.value`;
     }
+    await tx`DELETE FROM master_facets`;
+    await tx`DELETE FROM facet_codes`;
+    await tx`
+      INSERT INTO facet_codes (code, facet, value)
+      SELECT row_number() OVER (ORDER BY facet, value)::int, facet, value FROM facet_totals`;
+    // UNION: a master counts a value once, as the DISTINCT of live counting.
+    const valuesOfMaster = STORED_FACETS.map((facet) => tx`SELECT ${facet}::text AS facet, unnest(${facetValuesOf(tx, facet, 'd')}) AS value`).reduce(
+      (all, part) => tx`${all} UNION ${part}`,
+    );
+    await tx`
+      INSERT INTO master_facets (id, genre_keys, codes)
+      SELECT d.id, d.genre_keys, ARRAY(
+        SELECT c.code FROM (${valuesOfMaster}) AS f JOIN facet_codes c ON c.facet = f.facet AND c.value = f.value ORDER BY c.code)
+      FROM search_documents d
+      WHERE d.kind = 0`;
     await tx`
       INSERT INTO facet_state (singleton, masters)
       SELECT true, count(*)::int FROM search_documents WHERE kind = 0

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pureHasher } from '../../defaults.js';
 import { etagOf } from '../../http/conditional.js';
-import { recordAnswer, recordBody } from './record-etags.js';
+import { recordAnswer, recordBody, recordBytes } from './record-etags.js';
 
 describe('recordAnswer', () => {
   it('builds the body once per record and variant, with the ETag of exactly that body', () => {
@@ -41,5 +41,19 @@ describe('recordAnswer', () => {
     expect(recordBody('{"master_id":9}', 'https://b/api/v1', build('nine at b'))).toBe('nine at b');
     expect(recordBody('{"master_id":10}', 'https://b/api/v1', build('ten'))).toBe('ten');
     expect(builds).toBe(3);
+  });
+
+  it('recordBytes: the body as UTF-8, encoded once per record text and variant', () => {
+    let builds = 0;
+    const build = (text: string) => () => {
+      builds++;
+      return text;
+    };
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    expect(decode(recordBytes('{"master_id":11}', 'https://a/api/v1', build('Dahlbäck ✓')))).toBe('Dahlbäck ✓');
+    expect(recordBytes('{"master_id":11}', 'https://a/api/v1', build('again'))).toBe(recordBytes('{"master_id":11}', 'https://a/api/v1', build('again')));
+    expect(builds).toBe(1);
+    expect(decode(recordBytes('{"master_id":11}', 'https://b/api/v1', build('eleven at b')))).toBe('eleven at b');
+    expect(builds).toBe(2);
   });
 });

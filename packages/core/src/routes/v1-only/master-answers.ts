@@ -2,7 +2,7 @@
 import { ApiError } from '../../http/api-error.js';
 import type { MasterData } from '../../schemas/records.js';
 import { creditLinksInText, masterLinks, withCreditLinks } from '../shared/links.js';
-import { recordBody } from '../shared/record-etags.js';
+import { recordBody, recordBytes } from '../shared/record-etags.js';
 
 export function withMasterLinks(master: MasterData, baseUrl: string, base: string) {
   return { ...withCreditLinks(master, baseUrl, base), _links: masterLinks(baseUrl, base, master.master_id) };
@@ -27,5 +27,14 @@ export function withLinksSpliced(record: string, links: string): string {
  * single and the batch route share the one body.
  */
 export function masterAnswerText(text: string, id: number, baseUrl: string, base: string): string {
-  return recordBody(text, baseUrl + base, () => withLinksSpliced(creditLinksInText(text, baseUrl, base), JSON.stringify(masterLinks(baseUrl, base, id))));
+  return recordBody(text, baseUrl + base, () => spliced(text, id, baseUrl, base));
+}
+
+/** The same answer as UTF-8 bytes, encoded once per record text and variant (the batch route). */
+export function masterAnswerBytes(text: string, id: number, baseUrl: string, base: string): Uint8Array<ArrayBuffer> {
+  return recordBytes(text, baseUrl + base, () => spliced(text, id, baseUrl, base));
+}
+
+function spliced(text: string, id: number, baseUrl: string, base: string): string {
+  return withLinksSpliced(creditLinksInText(text, baseUrl, base), JSON.stringify(masterLinks(baseUrl, base, id)));
 }
