@@ -218,6 +218,11 @@ export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, si
     UNION ALL
     SELECT facet, value, count, NULL FROM (${keepTopTies(sql, query.limit)}) AS kept`,
   );
+  return facetsResultOf(query, rows);
+}
+
+/** The answer of both counts: the total row (facet null) and the kept counts. */
+function facetsResultOf(query: FacetsQuery, rows: ReadonlyArray<CountRow & { total: number }>): FacetsResult {
   const total = rows.find((row) => row.facet === null)?.total ?? 0;
   return {
     total,
@@ -263,13 +268,5 @@ async function facetsByCodes(
     UNION ALL
     SELECT facet, value, count, NULL FROM (${keepTopTies(sql, query.limit)}) AS kept`,
   );
-  const total = rows.find((row) => row.facet === null)?.total ?? 0;
-  return {
-    total,
-    facets: facetsFrom(
-      query.facets,
-      rows.filter((row) => row.facet !== null),
-      query.limit,
-    ),
-  };
+  return facetsResultOf(query, rows);
 }
