@@ -5,7 +5,7 @@
  * all three spend per request; this says which one to cut (issue 14 item 3).
  */
 import postgres from 'postgres';
-import { postgresCpuSeconds, processCpuSeconds } from '../prodpath/cpu.js';
+import { postgresCpuSeconds, postgresSecondsBetween, processCpuSeconds } from '../prodpath/cpu.js';
 
 export interface CpuPerRequest {
   /** µs of CPU per request. */
@@ -41,12 +41,13 @@ export class CpuMeter {
     };
   }
 
-  /** Backends that came or went during the run count from 0 or to their last reading. */
   perRequest(before: Snapshot, after: Snapshot, requests: number): CpuPerRequest {
-    let pg = 0;
-    for (const [pid, seconds] of after.postgres) pg += seconds - (before.postgres.get(pid) ?? 0);
     const us = (seconds: number) => (seconds * 1e6) / Math.max(1, requests);
-    return { host: us(after.host - before.host), postgres: us(pg), client: us(after.client - before.client) };
+    return {
+      host: us(after.host - before.host),
+      postgres: us(postgresSecondsBetween(before.postgres, after.postgres)),
+      client: us(after.client - before.client),
+    };
   }
 
   close(): Promise<void> {

@@ -59,10 +59,15 @@ export async function cpuSnapshot(pid: number, admin: postgres.Sql, database: st
   return { process: processCpuSeconds(pid), postgres: await postgresCpuSeconds(admin, database), redis: await redisCpuSeconds(redisUrl) };
 }
 
-/** Backends that came or went during the run count from 0 or to their last reading. */
+/** CPU seconds the backends spent between two readings; ones that came or went count from 0 or to their last reading. */
+export function postgresSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, reading] of after) seconds += reading - (before.get(pid) ?? 0);
+  return seconds;
+}
+
 export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuPerRequest {
-  let postgresSeconds = 0;
-  for (const [pid, seconds] of after.postgres) postgresSeconds += seconds - (before.postgres.get(pid) ?? 0);
+  const postgresSeconds = postgresSecondsBetween(before.postgres, after.postgres);
   const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, requests);
   const result = {
     process: perRequest(after.process - before.process),
