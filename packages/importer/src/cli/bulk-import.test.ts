@@ -13,6 +13,7 @@ import { createPostgresDatabase, type TestDatabase } from '../../../../test/conf
 // The per-table rebuilds are not exported: the package's own sources, for comparison only.
 import { rebuildMasterRecords } from '../../../postgres/src/writer/master-records.js';
 import { rebuildSearchDocuments } from '../../../postgres/src/writer/search-documents.js';
+import { rebuildFacetTables } from '../../../postgres/src/writer/facet-tables.js';
 import { rebuildSearchTerms } from '../../../postgres/src/writer/search-terms.js';
 import { discogsSample, fixturesDir } from '../test-support/paths.js';
 import { changedTables, tableChecksums } from '../test-support/table-checksums.js';
@@ -77,19 +78,21 @@ describe('catalogue import discogs, bulk path', () => {
     expect(await state()).toEqual({ generation: afterFirst.generation + 1, stale: false, importTables: 0 });
   });
 
-  it("finish()'s one pass writes the documents, records and terms the per-table rebuilds write, on the samples", async () => {
-    const tables = ['search_documents', 'master_records', 'search_terms', 'search_style_words'];
+  it("finish()'s one pass writes the documents, records, terms and facet tables the per-table rebuilds write, on the samples", async () => {
+    const tables = ['search_documents', 'master_records', 'search_terms', 'search_style_words', 'facet_totals', 'facet_codes', 'facet_state'];
     const rows = async () => Promise.all(tables.map(async (table) => (await sql.unsafe(`SELECT t::text AS row FROM ${table} t ORDER BY 1`)).map((r) => r.row)));
     const imported = await rows();
-    expect(imported.map((table) => table.length >= 1000)).toEqual([true, true, true, true]);
+    expect(imported.slice(0, 4).map((table) => table.length >= 1000)).toEqual([true, true, true, true]);
+    expect(imported.map((table) => table.length > 0)).toEqual(tables.map(() => true));
     // Pages of 50: the pages are computed in worker threads (derived-copy.ts, issue 13).
     await createPostgresWriter(sql, { pageSize: 50, derivedThreads: 2, databaseUrl: url }).finish({ force: true });
     expect(await rows()).toEqual(imported);
-    // The per-table rebuilds: terms and style words selected from the stored documents in SQL.
+    // The per-table rebuilds: terms, style words and facet tables selected from the stored documents in SQL.
     for (const table of tables) await sql.unsafe(`DELETE FROM ${table}`);
     await rebuildSearchDocuments(sql, 'parameter', 100);
     await rebuildMasterRecords(sql, 100);
     await rebuildSearchTerms(sql, 'parameter');
+    await rebuildFacetTables(sql, 'parameter');
     expect(await rows()).toEqual(imported);
   });
 

@@ -12,23 +12,29 @@ export function storedFacetOf(name: FacetName): StoredFacet {
 }
 
 /**
- * The facet's values of a search_documents row, as a text[] expression over `table`'s columns.
- * Each master counts a value once, whatever its array holds twice: callers take DISTINCT.
+ * The facet's values of a search_documents row, as a text[] expression over `table`'s columns
+ * (`table` is an alias this code names, never input). Each master counts a value once, whatever
+ * its array holds twice: callers take DISTINCT. As text for the writer's fills (facet-tables.ts).
  */
-export function facetValuesOf(sql: Sql | TransactionSql, facet: StoredFacet, table: string): Fragment {
-  const column = (name: string) => sql(`${table}.${name}`);
+export function facetValuesText(facet: StoredFacet, table: string): string {
+  const column = (name: string) => `"${table}"."${name}"`;
   switch (facet) {
     case 'genre':
-      return sql`${column('genres')}`;
+      return column('genres');
     case 'style':
-      return sql`${column('styles')}`;
+      return column('styles');
     case 'format':
-      return sql`${column('formats')}`;
+      return column('formats');
     case 'label':
-      return sql`${column('labels')}`;
+      return column('labels');
     case 'country':
-      return sql`CASE WHEN ${column('country')} IS NULL THEN '{}'::text[] ELSE ARRAY[${column('country')}] END`;
+      return `CASE WHEN ${column('country')} IS NULL THEN '{}'::text[] ELSE ARRAY[${column('country')}] END`;
     case 'year':
-      return sql`CASE WHEN ${column('year')} IS NULL THEN '{}'::text[] ELSE ARRAY[${column('year')}::text] END`;
+      return `CASE WHEN ${column('year')} IS NULL THEN '{}'::text[] ELSE ARRAY[${column('year')}::text] END`;
   }
+}
+
+/** facetValuesText as a fragment of a query. */
+export function facetValuesOf(sql: Sql | TransactionSql, facet: StoredFacet, table: string): Fragment {
+  return sql.unsafe(facetValuesText(facet, table)) as unknown as Fragment;
 }

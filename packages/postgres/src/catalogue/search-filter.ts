@@ -103,21 +103,18 @@ export function scoreExpression(sql: Sql, text: QueryText, mode: MatchMode = 'al
  * swaps in a full rebuild), so a true answer is kept per pool.
  */
 const styleWordsBuilt = new WeakSet<Sql>();
-const masterFacetsBuilt = new WeakSet<Sql>();
+const styleWordCodesBuilt = new WeakSet<Sql>();
 
 /**
- * Whether master_facets (migration 0015) holds the catalogue's masters: filled, or no master.
- * Empty until the first finish() after the migration; then rebuilt in one transaction with
- * facet_totals, so a true answer is kept per pool.
+ * Whether search_style_words carries each master's facet codes (migration 0016): NULL in every
+ * row until the first finish() after the migration, which rebuilds the table whole (so one row
+ * answers for all). An empty table (no master has a style) is not "ready": the live count
+ * answers that too, at no cost. Once true it stays so, so a true answer is kept per pool.
  */
-export async function masterFacetsReady(sql: Sql, read: Reader, signal?: AbortSignal): Promise<boolean> {
-  if (masterFacetsBuilt.has(sql)) return true;
-  const [row] = await read(
-    signal,
-    () => sql<Array<{ ready: boolean }>>`
-    SELECT EXISTS (SELECT 1 FROM master_facets) OR NOT EXISTS (SELECT 1 FROM search_documents WHERE kind = 0) AS ready`,
-  );
-  if (row?.ready) masterFacetsBuilt.add(sql);
+export async function styleWordCodesReady(sql: Sql, read: Reader, signal?: AbortSignal): Promise<boolean> {
+  if (styleWordCodesBuilt.has(sql)) return true;
+  const [row] = await read(signal, () => sql<Array<{ ready: boolean }>>`SELECT codes IS NOT NULL AS ready FROM search_style_words LIMIT 1`);
+  if (row?.ready) styleWordCodesBuilt.add(sql);
   return row?.ready ?? false;
 }
 

@@ -1,6 +1,7 @@
 /**
- * finish()'s one pass for search documents and master records on PostgreSQL (derived-copy.ts,
- * issue 13) writes exactly what the per-table rebuilds write (the path PGlite keeps), whether
+ * finish()'s one pass for search documents, master records, terms and facet tables on
+ * PostgreSQL (derived-copy.ts, issue 13) writes exactly what the per-table rebuilds write (the
+ * path PGlite keeps), whether
  * its pages are computed in worker threads or on this thread, and every stored record is the
  * text the master route would assemble live.
  */
@@ -9,6 +10,7 @@ import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../../
 import { conformanceFixture } from '../../../../test/conformance/fixture.js';
 import { assembleMasters } from '../catalogue/masters.js';
 import type { Reader } from '../catalogue/reader.js';
+import { rebuildFacetTables } from './facet-tables.js';
 import { createPostgresWriter } from './index.js';
 import { rebuildMasterRecords } from './master-records.js';
 import { rebuildSearchDocuments } from './search-documents.js';
@@ -26,16 +28,20 @@ describe('search documents and master records in one pass (PostgreSQL)', () => {
     await db?.drop();
   });
 
-  const rowsOf = async (table: 'search_documents' | 'master_records' | 'search_terms' | 'search_style_words') =>
+  const rowsOf = async (table: string) =>
     (await db.sql.unsafe(`SELECT t::text AS row FROM ${table} t ORDER BY t::text`)).map((r) => r.row as string);
 
-  // With the one-word terms and style words built from the documents (migrations 0013–0014).
+  // With the one-word terms, and the facet tables with the style words and their codes, built
+  // from the documents (migrations 0013–0016).
   async function both() {
     return {
       documents: await rowsOf('search_documents'),
       records: await rowsOf('master_records'),
       terms: await rowsOf('search_terms'),
       styleWords: await rowsOf('search_style_words'),
+      totals: await rowsOf('facet_totals'),
+      codes: await rowsOf('facet_codes'),
+      state: await rowsOf('facet_state'),
     };
   }
 
@@ -49,6 +55,8 @@ describe('search documents and master records in one pass (PostgreSQL)', () => {
     expect(threaded.documents.length).toBeGreaterThan(masters);
     expect(threaded.terms.length).toBeGreaterThan(threaded.documents.length);
     expect(threaded.styleWords.length).toBeGreaterThan(masters);
+    expect(threaded.styleWords.every((row) => !row.endsWith(',)'))).toBe(true);
+    expect(threaded.state).toEqual([`(t,${masters})`]);
 
     await createPostgresWriter(db.sql, { pageSize: 1_000, derivedThreads: 0 }).finish({ force: true });
     expect(await both()).toEqual(threaded);
@@ -57,8 +65,10 @@ describe('search documents and master records in one pass (PostgreSQL)', () => {
     await db.sql`DELETE FROM master_records`;
     await db.sql`DELETE FROM search_terms`;
     await db.sql`DELETE FROM search_style_words`;
+    await db.sql`DELETE FROM facet_state`;
     await rebuildSearchDocuments(db.sql, 'parameter', 3);
     await rebuildSearchTerms(db.sql, 'parameter');
+    await rebuildFacetTables(db.sql, 'parameter');
     await rebuildMasterRecords(db.sql, 3);
     expect(await both()).toEqual(threaded);
   });

@@ -1,12 +1,14 @@
 /**
- * search_documents, master_records, search_terms and search_style_words rebuilt whole on
- * PostgreSQL in one pass (issue 13): pages of masters, artists and labels are read several at
- * a time (derived-queries.ts), turned into COPY text by worker threads (derived-pages.ts) and
- * COPYed into fresh tables. Then two sessions side by side fill the terms and style words from
- * the fresh documents in SQL (search-terms.ts) and build every key and index, and the four
- * tables are swapped in together in one transaction (bulk/table-swap.ts), so a search never
- * reads one generation's documents with another's terms. Each master's data is read once for
- * its document and its record. Festivals are few: their documents are made on this thread.
+ * search_documents, master_records, search_terms and the facet tables (facet_totals,
+ * facet_codes, search_style_words) rebuilt whole on PostgreSQL in one pass (issue 13): pages of
+ * masters, artists and labels are read several at a time (derived-queries.ts), turned into COPY
+ * text by worker threads (derived-pages.ts) and COPYed into fresh tables. Then two sessions side
+ * by side fill the terms (search-terms.ts) and the facet tables (facet-tables.ts) from the fresh
+ * documents in SQL and build every key and index, and all the tables are swapped in together in
+ * one transaction with facet_state (bulk/table-swap.ts), so neither a search nor a facet count
+ * ever reads one generation's documents with another's terms or values. Each master's data is
+ * read once for its document and its record. Festivals are few: their documents are made on
+ * this thread.
  *
  * Measured (100 k per kind): the terms made in the workers and COPYed beside the documents cost
  * more than this (+17 s of rows, +9 s of indexes against 17–21 s for the SQL step): COPY parses
@@ -14,11 +16,12 @@
  */
 import type { FestivalRow } from '@catalogue/core';
 import type { Sql } from 'postgres';
-import { buildKeysAndIndexesLike, indexStatementsLike, swapIn } from '../bulk/table-swap.js';
+import { buildKeysAndIndexesLike, indexStatementsLike, keyAndIndexStatementsLike, swapIn } from '../bulk/table-swap.js';
 import { copyInto, DERIVED_TABLES } from './derived-page-task.js';
 import type { PageKind } from './derived-pages.js';
 import { type IdRange, pageRanges } from './derived-queries.js';
 import { startDerivedThreads } from './derived-threads.js';
+import { FACET_TABLES, facetTableStatements, mastersIn, setFacetState } from './facet-tables.js';
 import { documentLine, festivalDocument } from './search-document-rows.js';
 import { forEachPage } from './search-documents.js';
 import { TERM_TABLES } from './search-terms.js';
@@ -40,8 +43,10 @@ export async function rebuildDerivedByCopy(sql: Sql, options: DerivedCopyOptions
   const TABLES = DERIVED_TABLES;
   const [documents] = TABLES;
   const terms = TERM_TABLES.map((terms) => ({ ...terms, target: `import_${terms.table}` }));
-  const all = [...TABLES, ...terms];
-  const dropTargets = () => sql.unsafe(`DROP TABLE IF EXISTS ${all.map((t) => t.target).join(', ')}`);
+  const facets = FACET_TABLES.map((table) => ({ table, target: `import_${table}` }));
+  const all = [...TABLES, ...terms, ...facets];
+  const masterCodes = 'import_facet_master_codes';
+  const dropTargets = () => sql.unsafe(`DROP TABLE IF EXISTS ${[...all.map((t) => t.target), masterCodes].join(', ')}`);
   await dropTargets();
   for (const { table, target } of all) await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
   try {
@@ -77,16 +82,32 @@ export async function rebuildDerivedByCopy(sql: Sql, options: DerivedCopyOptions
           copyInto(sql, documents.target, documents.columns, rows.map((row) => documentLine(festivalDocument(row.page_id, row.slug, row.doc))).join('')),
       );
     });
+    let masters = 0;
     await options.step('terms and indexes', async () => {
-      // Each term table filled, then indexed, by one session: the longest runs, taken first.
+      // The terms filled, then indexed, by one session, and the facet tables by another: the
+      // longest runs, taken first.
       const fills = await Promise.all(
         terms.map(async ({ table, target, fill }) => [fill(target, documents.target), ...(await indexStatementsLike(sql, table, target))]),
       );
-      await buildKeysAndIndexesLike(sql, TABLES, 2, fills);
+      const [totals, codes, styleWords] = facets.map((facet) => facet.target) as [string, string, string];
+      const facetRun = [
+        ...facetTableStatements({
+          documents: documents.target,
+          totals,
+          codes,
+          styleWords,
+          masterCodes: { name: masterCodes, create: 'CREATE UNLOGGED TABLE' },
+        }),
+        `DROP TABLE ${masterCodes}`,
+        ...(await Promise.all(facets.map(({ table, target }) => keyAndIndexStatementsLike(sql, table, target)))).flat(),
+      ];
+      await buildKeysAndIndexesLike(sql, TABLES, 2, [facetRun, ...fills]);
+      masters = await mastersIn(sql, documents.target);
     });
     await options.step('swap', () =>
       sql.begin(async (tx) => {
         for (const { table, target } of all) await swapIn(tx, table, target);
+        await setFacetState(tx, masters);
       }),
     );
   } finally {

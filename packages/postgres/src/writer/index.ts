@@ -9,7 +9,7 @@ import type { Sql, TransactionSql } from 'postgres';
 import { refreshAgentStubs } from './agent-stubs.js';
 import { rebuildDerivedByCopy } from './derived-copy.js';
 import { recomputeLinks } from './derived-links.js';
-import { recomputeFacetTotals } from './facet-totals.js';
+import { rebuildFacetTables } from './facet-tables.js';
 import { advanceGeneration } from './generation.js';
 import { rebuildMasterRecords } from './master-records.js';
 import { mergeArtists, mergeBandcamp, mergeFestivals, mergeLabels, mergeMasters, mergeReleases } from './merges.js';
@@ -93,22 +93,21 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
       for (const kind of ['artist', 'label', 'festival'] as const) await recomputeSlugs(sql, kind);
     });
     if (mode === 'copy') {
-      // On PostgreSQL documents, records, one-word terms and style words (issue 14 item 3) come
-      // from one pass over masters (then artists and labels) whose JavaScript runs in worker
-      // threads, swapped in together (derived-copy.ts; issue 13). After slugs: a record and a
-      // document carry the slugs of the artists and labels they credit.
+      // On PostgreSQL documents, records, one-word terms and the facet tables with the style
+      // words (issue 14 item 3) come from one pass over masters (then artists and labels) whose
+      // JavaScript runs in worker threads, swapped in together (derived-copy.ts; issue 13).
+      // After slugs: a record and a document carry the slugs of the artists and labels they credit.
       await rebuildDerivedByCopy(sql, {
         pageSize: derivedPageSize,
         threads: derivedThreads,
         ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
         step,
       });
-      await step('facet totals', () => recomputeFacetTotals(sql));
     } else {
       // PGlite serves one connection: each table in turn, on this thread.
       await step('search documents', () => rebuildSearchDocuments(sql, mode, pageSize));
       await step('search terms', () => rebuildSearchTerms(sql, mode));
-      await step('facet totals', () => recomputeFacetTotals(sql));
+      await step('facet tables', () => rebuildFacetTables(sql, mode));
       await step('master records', () => rebuildMasterRecords(sql, pageSize));
     }
     await step('signals', () => recomputeSignals(sql, pageSize));

@@ -1,10 +1,10 @@
 /**
- * search_terms (migration 0013) and search_style_words (0014), selected from search documents:
- * for each document, each of its words that prefixes one of its primary (weight A: title,
- * artist, agent name) words, with the document's exact score for that word alone as the query —
- * core's pointsOf for one token: matched 1, primary 1, whole 1, phrase 2 when the name is that
- * word, so 1037 or 1033, plus popularity (score0), summed as float8 exactly as scoreExpression
- * sums them. Then each master's words under each of its style keys.
+ * search_terms (migration 0013), selected from search documents: for each document, each of its
+ * words that prefixes one of its primary (weight A: title, artist, agent name) words, with the
+ * document's exact score for that word alone as the query — core's pointsOf for one token:
+ * matched 1, primary 1, whole 1, phrase 2 when the name is that word, so 1037 or 1033, plus
+ * popularity (score0), summed as float8 exactly as scoreExpression sums them. (The word + style
+ * entries, search_style_words, are built with the facet tables: facet-tables.ts.)
  *
  * On PostgreSQL finish()'s one pass fills them from the fresh documents before those are swapped
  * in (derived-copy.ts), so the four tables change together; here is the rebuild from the live
@@ -15,7 +15,7 @@ import { buildIndexesLike, setLoad, swapIn } from '../bulk/table-swap.js';
 import type { StagingMode } from './staging.js';
 
 export interface TermTable {
-  table: 'search_terms' | 'search_style_words';
+  table: 'search_terms';
   /** The INSERT filling `target` from the documents in `source`. */
   fill(target: string, source: string): string;
 }
@@ -29,15 +29,6 @@ export const TERM_TABLES: readonly TermTable[] = [
       FROM ${source} d CROSS JOIN LATERAL unnest(d.tsv) AS w
       WHERE 'A' = ANY (w.weights)
          OR EXISTS (SELECT 1 FROM unnest(d.tsv) AS p WHERE 'A' = ANY (p.weights) AND starts_with(p.lexeme, w.lexeme))`,
-  },
-  {
-    // Migration 0014: every word of every master under each of its style keys.
-    table: 'search_style_words',
-    fill: (target, source) => `
-      INSERT INTO ${target} (style_key, token, id)
-      SELECT s.key, w.lexeme, d.id
-      FROM ${source} d CROSS JOIN LATERAL unnest(d.style_keys) AS s(key) CROSS JOIN LATERAL unnest(d.tsv) AS w
-      WHERE d.kind = 0`,
   },
 ];
 

@@ -29,7 +29,6 @@ const CATALOGUE_TABLES = [
   'search_style_words',
   'facet_totals',
   'facet_codes',
-  'master_facets',
 ] as const;
 
 /** Statistics only (cheap, sampled): what finish()'s own joins need before they run. */
