@@ -1,5 +1,5 @@
 /** GET {base}/search: full-text search with facet filters and keyset paging; answers carry a beacon token. */
-import { ulid } from 'ulidx';
+import { ulidAt } from '../../http/request-id.js';
 import * as v from 'valibot';
 import { beaconSignerFor } from '../../gate/beacon-token.js';
 import { invalidQuery } from '../../http/api-error.js';
@@ -71,7 +71,7 @@ export const searchRoute = route({
     );
     const page = hits.slice(0, limit);
     const last = page[page.length - 1];
-    const searchId = `srch_${ulid(now)}`;
+    const searchId = `srch_${ulidAt(now)}`;
     const signer = beaconSignerFor(config.secretKey);
     const body = {
       hits: page.map((hit) => ({
