@@ -6,7 +6,7 @@
  */
 import type { FacetName, FacetsQuery } from '@catalogue/core';
 import { tokensOf } from '@catalogue/core/catalogue';
-import { connectPostgres, createPostgresCatalogue } from '@catalogue/postgres';
+import { connectPostgres, createPostgresCatalogue, createPostgresWriter } from '@catalogue/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCatalogue } from '../../packages/importer/src/generate/generate.js';
 import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../conformance/databases.js';
@@ -84,5 +84,41 @@ describe('facets over numbered values (search_style_words.codes)', () => {
     } finally {
       await sql.end({ timeout: 5 });
     }
+  });
+});
+
+describe('facet tables and documents change together (finish() swaps them in one transaction)', () => {
+  it('no reader sees the new documents with the previous facet state, or the reverse', async () => {
+    const before = data.masters.length;
+    const writer = createPostgresWriter(db.sql, { pageSize: 50, derivedThreads: 0 });
+    // The test above emptied the codes: a complete state first.
+    await writer.finish({ force: true });
+    // Another import: 200 more masters (copies under new ids), then finish().
+    const added = data.masters.slice(0, 200).map((master, i) => ({ ...master, master_id: 5_000_000 + i }));
+    await writer.writeMasters(added);
+    const reader = connectPostgres(db.url, { max: 1 });
+    const seen: Array<{ state: number; documents: number; codes: boolean }> = [];
+    let finished = false;
+    // One statement, one snapshot: the facet state, the master documents and the style words' codes.
+    const poll = (async () => {
+      while (!finished) {
+        const [row] = await reader<Array<{ state: number; documents: number; codes: boolean }>>`
+          SELECT (SELECT masters FROM facet_state) AS state,
+                 (SELECT count(*)::int FROM search_documents WHERE kind = 0) AS documents,
+                 NOT EXISTS (SELECT 1 FROM search_style_words WHERE codes IS NULL) AS codes`;
+        if (row) seen.push(row);
+      }
+    })();
+    try {
+      await writer.finish();
+    } finally {
+      finished = true;
+      await poll;
+      await reader.end({ timeout: 5 });
+    }
+    expect(seen[0]?.documents).toBe(before);
+    expect(seen.at(-1)?.documents).toBe(before + added.length);
+    expect(seen.length).toBeGreaterThan(20);
+    expect(seen.filter((row) => row.state !== row.documents || !row.codes)).toEqual([]);
   });
 });
