@@ -12,6 +12,7 @@
  *   BENCH_DATABASE_URL=postgres://… BENCH_ROUTES=search,facets npm run bench:catalogue
  *
  * Other knobs: BENCH_CLIENTS (8), BENCH_REQUESTS per route (2000), BENCH_ROUTE_MS per route (20000),
+ * BENCH_WARMUP requests per route before measuring (400),
  * BENCH_LOADER_HEAP_MB (0; the loader's V8 heap cap, 0 = none), BENCH_SERVE_NODE_FLAGS (node flags of the serving
  * process), CATALOGUE_CACHE_MB (64; the serving process's record cache, 0 = none).
  */
@@ -32,6 +33,14 @@ const scale = benchScale(env);
 const clients = Number(env.BENCH_CLIENTS ?? 8);
 const maxRequests = Number(env.BENCH_REQUESTS ?? 2_000);
 const maxMs = Number(env.BENCH_ROUTE_MS ?? 20_000);
+/**
+ * Requests each route gets first, not counted. The serving process is fresh, and V8 compiles a
+ * route's path over its first few hundred calls: with 32 (the earlier default) the first route
+ * measured was partly the compiler (search at 1 M masters, same database: p95 29.1 ms and 1,747 µs
+ * of host CPU per request cold; 20.4 ms and 989 µs over 10,000 requests after 3,000), which a
+ * server in production has long paid.
+ */
+const benchWarmup = Number(env.BENCH_WARMUP ?? 400);
 const only = env.BENCH_ROUTES?.split(',')
   .map((name) => name.trim().toLowerCase())
   .filter(Boolean);
@@ -100,7 +109,7 @@ const results: Array<{ route: MeasuredRoute; result: Percentiles; cpu: CpuPerReq
 const meter = new CpuMeter(database.url, server.pid as number);
 try {
   const { url, key } = await firstJsonLine<{ url: string; key: string }>(server, 'server');
-  const warmup = clients * 4;
+  const warmup = benchWarmup;
   for (const route of benchRoutes(targets)) {
     if (only && !only.some((name) => route.route.toLowerCase().includes(name))) continue;
     process.stderr.write(`measuring ${route.route} …\n`);
