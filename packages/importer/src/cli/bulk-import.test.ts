@@ -10,10 +10,10 @@ import { createPostgresCatalogue, createPostgresWriter } from '@catalogue/postgr
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type TestDatabase } from '../../../../test/conformance/databases.js';
+import { rebuildFacetTables } from '../../../postgres/src/writer/facet-tables.js';
 // The per-table rebuilds are not exported: the package's own sources, for comparison only.
 import { rebuildMasterRecords } from '../../../postgres/src/writer/master-records.js';
 import { rebuildSearchDocuments } from '../../../postgres/src/writer/search-documents.js';
-import { rebuildFacetTables } from '../../../postgres/src/writer/facet-tables.js';
 import { rebuildSearchTerms } from '../../../postgres/src/writer/search-terms.js';
 import { discogsSample, fixturesDir } from '../test-support/paths.js';
 import { changedTables, tableChecksums } from '../test-support/table-checksums.js';

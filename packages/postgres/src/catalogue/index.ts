@@ -19,6 +19,12 @@ import { breakoutList, onesToWatchList, tastemakerRanking } from './signals.js';
 export interface PostgresCatalogueOptions extends BackstopOptions {
   /** Master records kept in process until the next import (record-cache.ts). */
   recordCache?: RecordCache;
+  /**
+   * A one-word search with a style filter whose word + style entries number fewer than this
+   * scores them at once instead of reading the word's ranked entries first (search.ts,
+   * DIRECT_SCORING_BELOW, 100); 0 never does. The answer is the same either way.
+   */
+  directScoringBelow?: number;
 }
 
 export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOptions = {}): Catalogue {
@@ -29,7 +35,7 @@ export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOpti
   const records = options.recordCache;
 
   return {
-    search: (query, lifetime) => searchDocuments(sql, read, query, lifetime?.signal),
+    search: (query, lifetime) => searchDocuments(sql, read, query, lifetime?.signal, options.directScoringBelow),
     facets: (query, lifetime) => facetCounts(sql, read, query, lifetime?.signal),
     master: async (id, lifetime) => (await mastersByIds(sql, read, [id], lifetime, records))[0] ?? null,
     masters: (ids, lifetime) => mastersByIds(sql, read, ids, lifetime, records),

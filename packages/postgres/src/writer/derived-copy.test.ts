@@ -28,8 +28,7 @@ describe('search documents and master records in one pass (PostgreSQL)', () => {
     await db?.drop();
   });
 
-  const rowsOf = async (table: string) =>
-    (await db.sql.unsafe(`SELECT t::text AS row FROM ${table} t ORDER BY t::text`)).map((r) => r.row as string);
+  const rowsOf = async (table: string) => (await db.sql.unsafe(`SELECT t::text AS row FROM ${table} t ORDER BY t::text`)).map((r) => r.row as string);
 
   // With the one-word terms, and the facet tables with the style words and their codes, built
   // from the documents (migrations 0013–0016).

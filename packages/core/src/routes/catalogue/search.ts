@@ -1,9 +1,10 @@
 /** GET {base}/search: full-text search with facet filters and keyset paging; answers carry a beacon token. */
-import { ulidAt } from '../../http/request-id.js';
+
 import * as v from 'valibot';
 import { beaconSignerFor } from '../../gate/beacon-token.js';
 import { invalidQuery } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
+import { ulidAt } from '../../http/request-id.js';
 import { route } from '../../http/route.js';
 import { named } from '../../schemas/named.js';
 import { SearchHitSchema } from '../../schemas/records.js';

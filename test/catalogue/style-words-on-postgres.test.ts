@@ -1,10 +1,11 @@
 /**
- * Facets with q and a style filter count over the numbered values beside the word + style
+ * Queries with a style filter read the word + style entries (migrations 0014–0016, issue 14
+ * item 3). Facets with q and a style filter count over the numbered values beside the word + style
  * entries (migrations 0015–0016, issue 14 item 3) once finish() has filled them: the same
  * answers as the live count over search_documents, which a pool sees while the codes are NULL
  * (a database migrated but not yet refreshed by finish()).
  */
-import type { FacetName, FacetsQuery } from '@catalogue/core';
+import type { Catalogue, FacetName, FacetsQuery, SearchQuery } from '@catalogue/core';
 import { tokensOf } from '@catalogue/core/catalogue';
 import { connectPostgres, createPostgresCatalogue, createPostgresWriter } from '@catalogue/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,5 +121,42 @@ describe('facet tables and documents change together (finish() swaps them in one
     expect(seen.at(-1)?.documents).toBe(before + added.length);
     expect(seen.length).toBeGreaterThan(20);
     expect(seen.filter((row) => row.state !== row.documents || !row.codes)).toEqual([]);
+  });
+});
+
+describe('one-word search with a style filter: ranked entries first or the few candidates scored at once', () => {
+  it('answers the same whichever it does', async () => {
+    const counts = new Map<string, number>();
+    for (const master of data.masters) for (const token of new Set(tokensOf(master.title))) counts.set(token, (counts.get(token) ?? 0) + 1);
+    const common = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([token]) => token);
+    const queries: SearchQuery[] = [];
+    for (const master of data.masters.slice(0, 10)) {
+      const style = master.styles[0];
+      if (!style) continue;
+      for (const q of [tokensOf(master.title)[0] ?? 'a', common[0] ?? 'a', common[3] ?? 'a', (common[0] ?? 'ab').slice(0, 2)]) {
+        for (const filters of [{ style: [style] }, { style: [style.toUpperCase()], genre: master.genres.slice(0, 1) }, { style: [style, 'techno'] }]) {
+          for (const limit of [1, 3, 21]) queries.push({ q, type: 'master', filters, limit, after: null });
+        }
+      }
+    }
+    // Never scored at once (the ranked entries always read first), the default, always at once.
+    const [ranked, byDefault, direct] = [0, undefined, 1_000_000].map((directScoringBelow) =>
+      createPostgresCatalogue(db.sql, directScoringBelow === undefined ? {} : { directScoringBelow }),
+    ) as [Catalogue, Catalogue, Catalogue];
+    let fullRankedPages = 0;
+    for (const query of queries) {
+      const expected = await ranked.search(query, {});
+      if (expected.length === query.limit) fullRankedPages++;
+      expect(await byDefault.search(query, {})).toEqual(expected);
+      expect(await direct.search(query, {})).toEqual(expected);
+      // The next page too (keyset cursor after the last hit).
+      const last = expected.at(-1);
+      if (last) {
+        const after = { ...query, after: { score: last.score, type: last.type, id: last.id } };
+        expect(await direct.search(after, {})).toEqual(await ranked.search(after, {}));
+      }
+    }
+    expect(queries.length).toBeGreaterThan(300);
+    expect(fullRankedPages).toBeGreaterThan(50);
   });
 });
