@@ -4,7 +4,7 @@
  */
 
 import { gunzipSync } from 'node:zlib';
-import { type Catalogue, createService, issueCustomerKey } from '@catalogue/core';
+import { type Catalogue, createService, issueCustomerKey, type MasterData } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryCatalogue, createMemoryLimiter } from '@catalogue/core/memory';
 import { describe, expect, it } from 'vitest';
 import { fixtureData } from '../support/fixture-data.js';
@@ -49,6 +49,29 @@ describe('masters/batch over serialized records', () => {
     expect(body.missing).toEqual([999_999_999, 888_888_888]);
     // The body is assembled as UTF-8 bytes: compressed for a client that asks, the same text.
     expect(await batchAnswer(serialized, ids, '/api/v1', true)).toEqual(expected);
+  });
+  it('gives the same bytes whatever order the catalogue hands the records over in', async () => {
+    const data = fixtureData();
+    const known = data.masters.slice(0, 4).map((m) => m.master_id);
+    expect(known).toHaveLength(4);
+    // Found and missing ids interleaved, and a duplicate: the answer keeps request order.
+    const ids = [known[2]!, 777_777_777, known[1]!, 999_999_999, known[0]!, known[2]!, known[3]!];
+    const expected = await batchAnswer(createMemoryCatalogue(data), ids, '/api/v1');
+    const orders: Record<string, (found: MasterData[], wanted: number[]) => MasterData[]> = {
+      request: (found, wanted) => wanted.flatMap((id) => found.filter((m) => m.master_id === id)),
+      reversed: (found, wanted) => wanted.flatMap((id) => found.filter((m) => m.master_id === id)).reverse(),
+      'one swapped': (found, wanted) => {
+        const inOrder = wanted.flatMap((id) => found.filter((m) => m.master_id === id));
+        return [inOrder[1]!, inOrder[0]!, ...inOrder.slice(2)];
+      },
+    };
+    for (const [name, order] of Object.entries(orders)) {
+      const serialized = createMemoryCatalogue(data);
+      serialized.mastersJson = async (wanted, options) =>
+        order(await serialized.masters(wanted, options), wanted).map((m) => ({ master_id: m.master_id, json: JSON.stringify(m) }));
+      expect(await batchAnswer(serialized, ids, '/api/v1'), name).toEqual(expected);
+    }
+    expect(JSON.parse(expected.text).missing).toEqual([777_777_777, 999_999_999]);
   });
 });
 

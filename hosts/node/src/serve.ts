@@ -13,8 +13,9 @@
  * before there is a request is answered by client-error.ts.
  *
  * The request's headers are an IncomingHeaders over Node's rawHeaders rather than the undici
- * Headers the bridge would build on first read (incoming-headers.ts), and its signal one of
- * client-signal.ts rather than the full Request the bridge would build for it.
+ * Headers the bridge would build on first read (incoming-headers.ts), its signal one of
+ * client-signal.ts rather than the full Request the bridge would build for it, and a body with
+ * a declared length one stream over the IncomingMessage (incoming-body.ts), for the same reason.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +37,7 @@ import {
 import { getRequestListener } from '@hono/node-server';
 import { answerClientError } from './client-error.js';
 import { withClientSignal } from './client-signal.js';
+import { withIncomingBody } from './incoming-body.js';
 import { IncomingHeaders } from './incoming-headers.js';
 
 export type NodeServerOptions = Pick<ServeOptions, 'trustProxy' | 'maxBodyBytes' | 'publicOrigin'>;
@@ -76,6 +78,8 @@ export function createNodeServer(service: Service, options: NodeServerOptions): 
         const capped = capRequestBody(request, maxBody);
         return capped instanceof Response ? capped : service.fetch(capped, context);
       }
+      // A declared body is read from the IncomingMessage directly (incoming-body.ts).
+      if (incoming.method !== 'GET' && incoming.method !== 'HEAD') withIncomingBody(request, incoming);
       return service.fetch(request, context);
     },
     // The bridge's own refusals (a backslash in the path) in the spec's shape, not a bare 400.

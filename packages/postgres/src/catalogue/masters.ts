@@ -20,16 +20,20 @@ type Ref = [id: number, slug: string | null, name: string];
 export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly number[], lifetime?: CallOptions, cache?: RecordCache): Promise<MasterJson[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const byId = new Map<number, string>();
   let wanted = unique;
+  const byId = new Map<number, string>();
   if (cache) {
+    // Kept records straight into the answer: when every id is kept (a warm batch) there is
+    // nothing to merge, and no map of 500 entries to fill and read back (issue 14).
+    const kept: MasterJson[] = [];
     wanted = [];
     for (const id of unique) {
       const text = cache.get(id);
       if (text === undefined) wanted.push(id);
-      else byId.set(id, text);
+      else kept.push({ master_id: id, json: text });
     }
-    if (wanted.length === 0) return unique.map((id) => ({ master_id: id, json: byId.get(id) as string }));
+    if (wanted.length === 0) return kept;
+    for (const record of kept) byId.set(record.master_id, record.json);
   }
   const generation = cache?.currentGeneration ?? null;
   const signal = lifetime?.signal;

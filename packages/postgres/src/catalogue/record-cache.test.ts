@@ -53,4 +53,47 @@ describe('RecordCache', () => {
     expect(cache.get(2)).toBeUndefined();
     expect(cache.get(20)).toBe(record(20));
   });
+
+  it('gives a record read since it was placed one more turn, and drops the unread in the order they were placed', () => {
+    // Each record is 100 bytes (50 UTF-16 code units): three fit.
+    const cache = new RecordCache(generationAt(1), 300);
+    const record = (id: number) => JSON.stringify({ id }).padEnd(50, ' ');
+    for (const id of [1, 2, 3]) cache.set(id, record(id), 1);
+    cache.get(1);
+    cache.set(4, record(4), 1);
+    // 1 was read: placed again behind 4; 2 was not: dropped.
+    expect(cache.get(2)).toBeUndefined();
+    cache.set(5, record(5), 1);
+    cache.set(6, record(6), 1);
+    // 3 and 4 were never read; 1 stays only while it keeps being read.
+    expect([3, 4].map((id) => cache.get(id))).toEqual([undefined, undefined]);
+    expect(cache.get(1)).toBe(record(1));
+    expect(cache.size).toBe(3);
+    expect(cache.bytes).toBe(300);
+  });
+
+  it('counts exactly the bytes it holds through replacements and drops', () => {
+    const cache = new RecordCache(generationAt(1), 5_000);
+    const texts = new Map<number, string>();
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed % n;
+    };
+    for (let step = 0; step < 2_000; step++) {
+      const id = random(200);
+      if (random(3) === 0) {
+        const text = 'x'.repeat(10 + random(300));
+        cache.set(id, text, 1);
+        texts.set(id, text);
+      } else {
+        const text = cache.get(id);
+        if (text !== undefined) expect(text).toBe(texts.get(id));
+      }
+      expect(cache.bytes).toBeLessThanOrEqual(5_000);
+    }
+    let held = 0;
+    for (const [id, text] of texts) if (cache.get(id) !== undefined) held += text.length * 2;
+    expect(cache.bytes).toBe(held);
+  });
 });

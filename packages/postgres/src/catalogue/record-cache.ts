@@ -4,7 +4,11 @@
  * later read of it until the writer's finish() advances the catalogue's generation (migration
  * 0008; learned by LISTEN within milliseconds, or the 5 s poll): then the whole cache is
  * dropped. The cache holds at most `maxBytes` of record text, the least recently used dropped
- * first.
+ * first as "second chance" (CLOCK) approximates it: a read only marks its record, and when room
+ * is needed the oldest-placed record goes unless it was read since it was placed, in which case
+ * it is placed again, unmarked, and the next is considered. Exact LRU moved the record to the
+ * back of the map on every read (a delete and a set, and the map's rehashing after them): for a
+ * warm 500-id batch, 1,500 map operations instead of 500 (issue 14).
  *
  * A record read while an import finishes could be the one of the generation before: a record
  * is kept only when the generation is the same after its read as before it.
@@ -18,8 +22,14 @@ import type { CatalogueGeneration } from '../replicas/catalogue-generation.js';
 
 export const DEFAULT_RECORD_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** A kept record, and whether it was read since it was placed (second chance). */
+interface Kept {
+  text: string;
+  read: boolean;
+}
+
 export class RecordCache {
-  readonly #records = new Map<number, string>();
+  readonly #records = new Map<number, Kept>();
   #bytes = 0;
 
   constructor(
@@ -43,13 +53,10 @@ export class RecordCache {
   }
 
   get(id: number): string | undefined {
-    const text = this.#records.get(id);
-    if (text !== undefined) {
-      // Most recently used last: eviction takes the first.
-      this.#records.delete(id);
-      this.#records.set(id, text);
-    }
-    return text;
+    const kept = this.#records.get(id);
+    if (kept === undefined) return undefined;
+    kept.read = true;
+    return kept.text;
   }
 
   /** Keeps a record read under `generation`, unless the catalogue has moved on since. */
@@ -60,20 +67,33 @@ export class RecordCache {
     const previous = this.#records.get(id);
     if (previous !== undefined) {
       this.#records.delete(id);
-      this.#bytes -= sizeOf(previous);
+      this.#bytes -= sizeOf(previous.text);
     }
-    this.#records.set(id, text);
+    this.#records.set(id, { text, read: false });
     this.#bytes += size;
-    while (this.#bytes > this.maxBytes) {
-      const [oldest, oldText] = this.#records.entries().next().value as [number, string];
-      this.#records.delete(oldest);
-      this.#bytes -= sizeOf(oldText);
-    }
+    while (this.#bytes > this.maxBytes) this.#dropOne();
   }
 
   clear(): void {
     this.#records.clear();
     this.#bytes = 0;
+  }
+
+  /**
+   * Drops the oldest-placed record not read since it was placed; those read are placed again,
+   * unmarked, on the way (a map's iteration visits them again at the end, so this ends).
+   */
+  #dropOne(): void {
+    for (const [id, kept] of this.#records) {
+      this.#records.delete(id);
+      if (kept.read) {
+        kept.read = false;
+        this.#records.set(id, kept);
+        continue;
+      }
+      this.#bytes -= sizeOf(kept.text);
+      return;
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pureHasher } from '../../defaults.js';
 import { etagOf } from '../../http/conditional.js';
-import { recordAnswer, recordBody, recordBytes } from './record-etags.js';
+import { recordAnswer, recordBody, recordBytes, variantOf } from './record-etags.js';
 
 describe('recordAnswer', () => {
   it('builds the body once per record and variant, with the ETag of exactly that body', () => {
@@ -55,5 +55,15 @@ describe('recordAnswer', () => {
     expect(builds).toBe(1);
     expect(decode(recordBytes('{"master_id":11}', 'https://b/api/v1', build('eleven at b')))).toBe('eleven at b');
     expect(builds).toBe(2);
+  });
+
+  it('variantOf: one string object per base URL and version base while the pair repeats', () => {
+    const base = ['/api/', 'v1'].join('');
+    const first = variantOf('https://a.example', base);
+    expect(first).toBe('https://a.example/api/v1');
+    // Made again from other string objects: the same object back, so memos compare one pointer.
+    expect(Object.is(variantOf(['https://', 'a.example'].join(''), base), first)).toBe(true);
+    expect(variantOf('https://a.example', '/api/v2')).toBe('https://a.example/api/v2');
+    expect(variantOf('https://a.example', base)).toBe('https://a.example/api/v1');
   });
 });

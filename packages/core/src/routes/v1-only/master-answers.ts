@@ -30,9 +30,12 @@ export function masterAnswerText(text: string, id: number, baseUrl: string, base
   return recordBody(text, baseUrl + base, () => spliced(text, id, baseUrl, base));
 }
 
-/** The same answer as UTF-8 bytes, encoded once per record text and variant (the batch route). */
-export function masterAnswerBytes(text: string, id: number, baseUrl: string, base: string): Uint8Array<ArrayBuffer> {
-  return recordBytes(text, baseUrl + base, () => spliced(text, id, baseUrl, base));
+/**
+ * The same answer as UTF-8 bytes, encoded once per record text and variant (the batch route,
+ * which passes `variant`, baseUrl + base, made once per request rather than once per record).
+ */
+export function masterAnswerBytes(text: string, id: number, baseUrl: string, base: string, variant = baseUrl + base): Uint8Array<ArrayBuffer> {
+  return recordBytes(text, variant, () => spliced(text, id, baseUrl, base));
 }
 
 function spliced(text: string, id: number, baseUrl: string, base: string): string {

@@ -4,7 +4,7 @@ import { route } from '../../http/route.js';
 import { MasterSchema } from '../../schemas/records.js';
 import { RECORD_CACHE } from '../shared/cache.js';
 import { parseMasterId } from '../shared/keys.js';
-import { recordAnswer } from '../shared/record-etags.js';
+import { recordAnswer, variantOf } from '../shared/record-etags.js';
 import { masterDeprecation } from './deprecations.js';
 import { masterAnswerText, masterNotFound, withMasterLinks } from './master-answers.js';
 
@@ -20,7 +20,7 @@ export const masterRoute = route({
   deprecation: masterDeprecation,
   async handler({ params, ports, lifetime, config, base }) {
     const id = parseMasterId(params.id ?? null);
-    const variant = config.baseUrl + base;
+    const variant = variantOf(config.baseUrl, base);
     // A catalogue that holds records serialized (PostgreSQL's stored records) hands the text
     // over: the links are spliced in, and the record is never parsed only to be serialized again.
     if (ports.catalogue.mastersJson) {

@@ -8,6 +8,7 @@ import type { MasterJson } from '../../ports/index.js';
 import { named } from '../../schemas/named.js';
 import { MasterSchema } from '../../schemas/records.js';
 import { masterIdProblem } from '../shared/keys.js';
+import { variantOf } from '../shared/record-etags.js';
 import { MANIFEST_SUCCESSOR, MASTER_WHERE } from './deprecations.js';
 import { masterAnswerBytes } from './master-answers.js';
 
@@ -56,10 +57,12 @@ export const mastersBatchRoute = route({
     if (!Array.isArray(ids)) throw batchError('ids must be an array');
     if (ids.length === 0) throw batchError('ids must not be empty');
     if (ids.length > max) throw batchError(`ids holds ${ids.length} entries; this tier allows at most ${max}`, { max_ids: max });
-    const details = ids.flatMap((id, i) => {
-      const problem = masterIdProblem(id);
-      return problem ? [{ path: `ids.${i}`, message: problem }] : [];
-    });
+    // A loop rather than flatMap: no array per id for the 500 ids that are fine.
+    const details: Array<{ path: string; message: string }> = [];
+    for (let i = 0; i < ids.length; i++) {
+      const problem = masterIdProblem(ids[i]);
+      if (problem) details.push({ path: `ids.${i}`, message: problem });
+    }
     if (details.length > 0) throw new ApiError(400, 'invalid_master_id', { details });
     const unique = [...new Set(ids as number[])];
     // A catalogue that holds records serialized hands them over as they are; any other's are
@@ -83,20 +86,26 @@ const COMMA = 0x2c;
  * the body is those bytes copied once into one buffer: no text to join, measure and encode.
  */
 function batchFromJson(unique: number[], found: MasterJson[], baseUrl: string, base: string): Reply {
-  const byId = new Map<number, string>();
-  for (const m of found) byId.set(m.master_id, m.json);
+  const variant = variantOf(baseUrl, base);
   const masters: Uint8Array[] = [];
   const missing: number[] = [];
   let size = 0;
-  for (const id of unique) {
-    const text = byId.get(id);
-    if (text === undefined) {
-      missing.push(id);
-      continue;
-    }
-    const bytes = masterAnswerBytes(text, id, baseUrl, base);
+  const add = (text: string, id: number) => {
+    const bytes = masterAnswerBytes(text, id, baseUrl, base, variant);
     masters.push(bytes);
     size += bytes.byteLength;
+  };
+  if (!inRequestOrder(unique, found, add, missing)) {
+    masters.length = 0;
+    missing.length = 0;
+    size = 0;
+    const byId = new Map<number, string>();
+    for (const m of found) byId.set(m.master_id, m.json);
+    for (const id of unique) {
+      const text = byId.get(id);
+      if (text === undefined) missing.push(id);
+      else add(text, id);
+    }
   }
   const close = encoder.encode(`],"missing":${JSON.stringify(missing)}}`);
   const body = new Uint8Array(OPEN.byteLength + size + Math.max(masters.length - 1, 0) + close.byteLength);
@@ -110,4 +119,25 @@ function batchFromJson(unique: number[], found: MasterJson[], baseUrl: string, b
   }
   body.set(close, at);
   return new Reply(200, body, { 'content-type': JSON_TYPE });
+}
+
+/**
+ * The records matched to the ids by walking both lists once, when `found` is in request order
+ * (the PostgreSQL catalogue's is): false, with `add` and `missing` to be undone, when it is not
+ * (the port allows any order) and the caller matches them by id instead. The ids are unique, so
+ * a walk that used every found record matched each to its own id. For 500 ids this saves a map
+ * of 500 entries and its 1,000 operations per request (issue 14).
+ */
+function inRequestOrder(unique: number[], found: MasterJson[], add: (text: string, id: number) => void, missing: number[]): boolean {
+  let next = 0;
+  for (const id of unique) {
+    const record = found[next];
+    if (record !== undefined && record.master_id === id) {
+      add(record.json, id);
+      next++;
+    } else {
+      missing.push(id);
+    }
+  }
+  return next === found.length;
 }
