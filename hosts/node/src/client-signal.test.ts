@@ -1,7 +1,8 @@
 /** The Node host's request.signal (client-signal.ts): aborted when the client goes away, as the bridge's was. */
-import { connect, type Socket } from 'node:net';
+
 import type { Service } from '@catalogue/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSocket } from '../../../test/support/raw-socket.js';
 import { createNodeServer, listen, type RunningServer } from './serve.js';
 
 describe('the Node host request.signal', () => {
@@ -39,13 +40,7 @@ describe('the Node host request.signal', () => {
   });
   afterAll(() => running.close());
 
-  function open(): Promise<Socket> {
-    const { port } = new URL(running.url);
-    return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
-      socket.on('error', reject);
-    });
-  }
+  const open = () => openSocket(running.url);
   /** Once the handler of `path` ran: what it saw, wrapped (an async function would wait for the promise itself). */
   const until = async (path: string): Promise<{ outcome: Promise<string> }> => {
     while (!seen.has(path)) await new Promise((resolve) => setTimeout(resolve, 5));

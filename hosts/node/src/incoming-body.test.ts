@@ -1,7 +1,8 @@
 /** The Node host's request.body for a declared Content-Length (incoming-body.ts): read from the IncomingMessage, no full Request. */
-import { connect, type Socket } from 'node:net';
+
 import type { Service } from '@catalogue/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSocket } from '../../../test/support/raw-socket.js';
 import { createNodeServer, listen, type RunningServer } from './serve.js';
 
 /** Whether the bridge built its full undici Request for `request` (its cache sits behind a symbol named requestCache). */
@@ -61,13 +62,7 @@ describe('the Node host request.body', () => {
   });
   afterAll(() => running.close());
 
-  function open(): Promise<Socket> {
-    const { port } = new URL(running.url);
-    return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
-      socket.on('error', reject);
-    });
-  }
+  const open = () => openSocket(running.url);
 
   it('reads a declared body sent in pieces, without the full Request', async () => {
     const socket = await open();
