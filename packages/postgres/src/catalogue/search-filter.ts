@@ -30,7 +30,8 @@ export function hasAnyFilter(filters: FacetFilters): boolean {
   return Object.values(filters).some((value) => value !== undefined && (!Array.isArray(value) || value.length > 0));
 }
 
-const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
+/** Filter values as the stored keys hold them. */
+export const lower = (values: readonly string[]): string[] => values.map((value) => value.toLowerCase());
 
 /**
  * Conditions as one fragment starting with `TRUE`, so callers can always append it after WHERE.
@@ -64,10 +65,13 @@ export function matchConditions(sql: Sql, text: QueryText, filters: FacetFilters
  * then reads the few masters by primary key.
  */
 export function styleWordIds(sql: Sql, text: QueryText, styles: readonly string[]): Fragment {
-  const ranges = text.tokens.map(
-    (token) => sql`SELECT id FROM search_style_words WHERE style_key = ANY(${styles as string[]}::text[]) AND token >= ${token} AND token < ${`${token}~`}`,
-  );
+  const ranges = text.tokens.map((token) => sql`SELECT id FROM search_style_words WHERE ${styleWordRange(sql, token, styles)}`);
   return sql`ARRAY(${ranges.reduce((all, range) => sql`${all} INTERSECT ${range}`)})`;
+}
+
+/** The search_style_words entries of the words `token` prefixes under one of `styles`: one index range per style. */
+export function styleWordRange(sql: Sql, token: string, styles: readonly string[]): Fragment {
+  return sql`style_key = ANY(${styles as string[]}::text[]) AND token >= ${token} AND token < ${`${token}~`}`;
 }
 
 const sum = (sql: Sql, parts: Fragment[]) => parts.reduce((all, part) => sql`${all} + ${part}`);

@@ -6,12 +6,14 @@ import { facetValuesOf, type StoredFacet, storedFacetOf } from './facet-values.j
 import type { Reader } from './reader.js';
 import {
   hasAnyFilter,
+  lower,
   matchConditions,
   type QueryText,
   queryTextOf,
   scoreExpression,
   styleWordCodesReady,
   styleWordIds,
+  styleWordRange,
   styleWordsReady,
 } from './search-filter.js';
 
@@ -54,7 +56,7 @@ export async function searchDocuments(
     ? sql`WHERE score < ${after.score}::float8
             OR (score = ${after.score}::float8 AND (kind > ${KIND_OF_TYPE[after.type]} OR (kind = ${KIND_OF_TYPE[after.type]} AND id > ${after.id})))`
     : sql``;
-  const styles = query.filters.style?.length ? query.filters.style.map((style) => style.toLowerCase()) : null;
+  const styles = query.filters.style?.length ? lower(query.filters.style) : null;
   const styleWords = styles !== null && text.tokens.length > 0 && (await styleWordsReady(sql, read, signal));
   const page = (mode: MatchMode) =>
     read(
@@ -91,9 +93,7 @@ async function styleWordCount(sql: Sql, read: Reader, token: string, styles: str
   const [row] = await read(
     signal,
     () => sql<Array<{ n: number }>>`
-    SELECT count(*)::int AS n FROM (
-      SELECT 1 FROM search_style_words WHERE style_key = ANY(${styles}::text[]) AND token >= ${token} AND token < ${`${token}~`} LIMIT ${cap}
-    ) AS few`,
+    SELECT count(*)::int AS n FROM (SELECT 1 FROM search_style_words WHERE ${styleWordRange(sql, token, styles)} LIMIT ${cap}) AS few`,
   );
   return row?.n ?? 0;
 }
@@ -129,7 +129,6 @@ const TERM_SCAN_CAP = 4_000;
 async function topByTerm(sql: Sql, read: Reader, token: string, query: SearchQuery, signal?: AbortSignal): Promise<HitRow[]> {
   const { filters } = query;
   const filtered = hasAnyFilter(filters);
-  const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
   // As matchConditions and searchDocuments: facet filters admit masters only, and the type asked.
   const kindCondition = sql`${filtered ? sql`AND t.kind = 0` : sql``} ${query.type === 'all' ? sql`` : sql`AND t.kind = ${KIND_OF_TYPE[query.type]}`}`;
   const genre = filters.genre?.length ? sql`AND t.genre_keys && ${lower(filters.genre)}::text[]` : sql``;
@@ -186,12 +185,12 @@ function facetsFrom(names: readonly FacetName[], rows: readonly CountRow[], limi
 
 /**
  * Every value tied with the limit-th count of its facet, so the JS cut above sees all ties.
- * `counts` must be a relation (facet, value, count).
+ * `counts` must be a relation (facet, `key`, count): the values, or their codes.
  */
-function keepTopTies(sql: Sql, limit: number) {
+function keepTopTies(sql: Sql, limit: number, key: 'value' | 'code' = 'value') {
   return sql`
-    SELECT facet, value, count FROM (
-      SELECT facet, value, count,
+    SELECT facet, ${sql(key)}, count FROM (
+      SELECT facet, ${sql(key)}, count,
              nth_value(count, ${Math.max(limit, 1)}) OVER (PARTITION BY facet ORDER BY count DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS cut
       FROM counts
     ) AS ranked
@@ -279,7 +278,7 @@ function facetsResultOf(query: FacetsQuery, rows: ReadonlyArray<CountRow & { tot
  * the styles counts once (DISTINCT ON id).
  *
  * Counting: each facet's codes are one range (facet-tables.ts), so codes are counted and cut
- * per facet (the limit-th count and every value tied with it, as keepTopTies) before the few
+ * per facet (the limit-th count and every value tied with it: keepTopTies) before the few
  * kept are looked up. Same counts, same ties kept, same answer as the live count.
  */
 async function facetsByCodes(
@@ -292,7 +291,6 @@ async function facetsByCodes(
   stored: StoredFacet[],
   signal?: AbortSignal,
 ): Promise<FacetsResult> {
-  const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
   const styles = lower(style);
   const [first, ...rest] = text.tokens as [string, ...string[]];
   const others = rest.length > 0 ? sql`AND id = ANY(${styleWordIds(sql, { ...text, tokens: rest }, styles)})` : sql``;
@@ -304,29 +302,21 @@ async function facetsByCodes(
     () => sql<Array<CountRow & { total: number }>>`
     WITH hits AS MATERIALIZED (
       SELECT DISTINCT ON (id) codes FROM search_style_words
-      WHERE style_key = ANY(${styles}::text[]) AND token >= ${first} AND token < ${`${first}~`} ${others} ${genreCondition}
+      WHERE ${styleWordRange(sql, first, styles)} ${others} ${genreCondition}
       ORDER BY id
     ),
     ranges AS MATERIALIZED (
       SELECT f.facet, (SELECT min(code) FROM facet_codes c WHERE c.facet = f.facet) AS lo, (SELECT max(code) FROM facet_codes c WHERE c.facet = f.facet) AS hi
       FROM unnest(${stored}::text[]) AS f(facet)
     ),
-    counted AS (
+    counts AS (
       SELECT r.facet, n.code, n.count
       FROM (SELECT code, count(*)::int AS count FROM (SELECT unnest(codes) AS code FROM hits) AS u GROUP BY code) AS n
       JOIN ranges r ON n.code BETWEEN r.lo AND r.hi
-    ),
-    kept AS (
-      SELECT facet, code, count FROM (
-        SELECT facet, code, count,
-               nth_value(count, ${Math.max(query.limit, 1)}) OVER (PARTITION BY facet ORDER BY count DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS cut
-        FROM counted
-      ) AS ranked
-      WHERE count >= coalesce(cut, 0)
     )
     SELECT NULL::text AS facet, NULL::text AS value, 0 AS count, (SELECT count(*)::int FROM hits) AS total
     UNION ALL
-    SELECT k.facet, c.value, k.count, NULL FROM kept k JOIN facet_codes c ON c.code = k.code`,
+    SELECT k.facet, c.value, k.count, NULL FROM (${keepTopTies(sql, query.limit, 'code')}) AS k JOIN facet_codes c ON c.code = k.code`,
   );
   return facetsResultOf(query, rows);
 }

@@ -16,12 +16,12 @@
  */
 import type { FestivalRow } from '@catalogue/core';
 import type { Sql } from 'postgres';
-import { buildKeysAndIndexesLike, indexStatementsLike, keyAndIndexStatementsLike, swapIn } from '../bulk/table-swap.js';
+import { buildKeysAndIndexesLike, indexStatementsLike, swapIn } from '../bulk/table-swap.js';
 import { copyInto, DERIVED_TABLES } from './derived-page-task.js';
 import type { PageKind } from './derived-pages.js';
 import { type IdRange, pageRanges } from './derived-queries.js';
 import { startDerivedThreads } from './derived-threads.js';
-import { FACET_TABLES, facetTableStatements, mastersIn, setFacetState } from './facet-tables.js';
+import { FACET_SCRATCH, FACET_TARGETS, facetTargetsRun, mastersIn, setFacetState } from './facet-tables.js';
 import { documentLine, festivalDocument } from './search-document-rows.js';
 import { forEachPage } from './search-documents.js';
 import { TERM_TABLES } from './search-terms.js';
@@ -43,10 +43,8 @@ export async function rebuildDerivedByCopy(sql: Sql, options: DerivedCopyOptions
   const TABLES = DERIVED_TABLES;
   const [documents] = TABLES;
   const terms = TERM_TABLES.map((terms) => ({ ...terms, target: `import_${terms.table}` }));
-  const facets = FACET_TABLES.map((table) => ({ table, target: `import_${table}` }));
-  const all = [...TABLES, ...terms, ...facets];
-  const masterCodes = 'import_facet_master_codes';
-  const dropTargets = () => sql.unsafe(`DROP TABLE IF EXISTS ${[...all.map((t) => t.target), masterCodes].join(', ')}`);
+  const all = [...TABLES, ...terms, ...FACET_TARGETS];
+  const dropTargets = () => sql.unsafe(`DROP TABLE IF EXISTS ${[...all.map((t) => t.target), FACET_SCRATCH].join(', ')}`);
   await dropTargets();
   for (const { table, target } of all) await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
   try {
@@ -89,19 +87,7 @@ export async function rebuildDerivedByCopy(sql: Sql, options: DerivedCopyOptions
       const fills = await Promise.all(
         terms.map(async ({ table, target, fill }) => [fill(target, documents.target), ...(await indexStatementsLike(sql, table, target))]),
       );
-      const [totals, codes, styleWords] = facets.map((facet) => facet.target) as [string, string, string];
-      const facetRun = [
-        ...facetTableStatements({
-          documents: documents.target,
-          totals,
-          codes,
-          styleWords,
-          masterCodes: { name: masterCodes, create: 'CREATE UNLOGGED TABLE' },
-        }),
-        `DROP TABLE ${masterCodes}`,
-        ...(await Promise.all(facets.map(({ table, target }) => keyAndIndexStatementsLike(sql, table, target)))).flat(),
-      ];
-      await buildKeysAndIndexesLike(sql, TABLES, 2, [facetRun, ...fills]);
+      await buildKeysAndIndexesLike(sql, TABLES, 2, [await facetTargetsRun(sql, documents.target), ...fills]);
       masters = await mastersIn(sql, documents.target);
     });
     await options.step('swap', () =>

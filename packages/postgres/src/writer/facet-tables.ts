@@ -13,7 +13,7 @@
  * rebuilds them in place in one transaction after its documents (rebuildFacetTables).
  */
 import type { Sql, TransactionSql } from 'postgres';
-import { keyAndIndexStatementsLike, setLoad, swapIn } from '../bulk/table-swap.js';
+import { buildKeysAndIndexesLike, keyAndIndexStatementsLike, swapIn } from '../bulk/table-swap.js';
 import { facetValuesText, STORED_FACETS } from '../catalogue/facet-values.js';
 import type { StagingMode } from './staging.js';
 
@@ -94,6 +94,24 @@ export async function setFacetState(sql: Sql | TransactionSql, masters: number):
     ON CONFLICT (singleton) DO UPDATE SET masters = EXCLUDED.masters`;
 }
 
+/** The fresh tables a rebuild on PostgreSQL fills, then swaps in (bulk/table-swap.ts). */
+export const FACET_TARGETS = FACET_TABLES.map((table) => ({ table, target: `import_${table}` }));
+/** The scratch table of each master's codes, dropped by the run itself (and with the targets). */
+export const FACET_SCRATCH = 'import_facet_master_codes';
+
+/**
+ * Fills the (empty) FACET_TARGETS from `documents` and builds their keys and indexes: one run
+ * of statements, in order, for one session (bulk/table-swap.ts, buildKeysAndIndexesLike).
+ */
+export async function facetTargetsRun(sql: Sql, documents: string): Promise<string[]> {
+  const [totals, codes, styleWords] = FACET_TARGETS.map((t) => t.target) as [string, string, string];
+  return [
+    ...facetTableStatements({ documents, totals, codes, styleWords, masterCodes: { name: FACET_SCRATCH, create: 'CREATE UNLOGGED TABLE' } }),
+    `DROP TABLE ${FACET_SCRATCH}`,
+    ...(await Promise.all(FACET_TARGETS.map(({ table, target }) => keyAndIndexStatementsLike(sql, table, target)))).flat(),
+  ];
+}
+
 /**
  * Rebuilds the facet tables from the live documents (PGlite's finish(), and a bench database
  * loaded before migration 0016): on PostgreSQL into fresh tables, indexed, then swapped in with
@@ -101,43 +119,27 @@ export async function setFacetState(sql: Sql | TransactionSql, masters: number):
  * readers see the old tables until it commits.
  */
 export async function rebuildFacetTables(sql: Sql, mode: StagingMode): Promise<void> {
-  const masterCodes = mode === 'copy' ? 'import_facet_master_codes' : 'facet_master_codes';
   if (mode !== 'copy') {
     await sql.begin(async (tx) => {
       for (const table of FACET_TABLES) await tx.unsafe(`DELETE FROM ${table}`);
       const [totals, codes, styleWords] = FACET_TABLES;
-      const names = { documents: 'search_documents', totals, codes, styleWords, masterCodes: { name: masterCodes, create: 'CREATE TEMPORARY TABLE' } };
-      for (const statement of facetTableStatements(names)) await tx.unsafe(statement);
-      await tx.unsafe(`DROP TABLE ${masterCodes}`);
+      const scratch = { name: 'facet_master_codes', create: 'CREATE TEMPORARY TABLE' };
+      for (const statement of facetTableStatements({ documents: 'search_documents', totals, codes, styleWords, masterCodes: scratch })) {
+        await tx.unsafe(statement);
+      }
+      await tx.unsafe(`DROP TABLE ${scratch.name}`);
       await setFacetState(tx, await mastersIn(tx, 'search_documents'));
     });
     return;
   }
-  const targets = FACET_TABLES.map((table) => ({ table, target: `import_${table}` }));
-  const drop = () => sql.unsafe(`DROP TABLE IF EXISTS ${[...targets.map((t) => t.target), masterCodes].join(', ')}`);
+  const drop = () => sql.unsafe(`DROP TABLE IF EXISTS ${[...FACET_TARGETS.map((t) => t.target), FACET_SCRATCH].join(', ')}`);
   await drop();
   try {
-    for (const { table, target } of targets) await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-    const [totals, codes, styleWords] = targets.map((t) => t.target) as [string, string, string];
-    const statements = [
-      ...facetTableStatements({
-        documents: 'search_documents',
-        totals,
-        codes,
-        styleWords,
-        masterCodes: { name: masterCodes, create: 'CREATE UNLOGGED TABLE' },
-      }),
-      ...(await Promise.all(targets.map(({ table, target }) => keyAndIndexStatementsLike(sql, table, target)))).flat(),
-    ];
-    for (const statement of statements) {
-      await sql.begin(async (tx) => {
-        await setLoad(tx);
-        await tx.unsafe(statement);
-      });
-    }
+    for (const { table, target } of FACET_TARGETS) await sql.unsafe(`CREATE TABLE ${target} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+    await buildKeysAndIndexesLike(sql, [], 1, [await facetTargetsRun(sql, 'search_documents')]);
     const masters = await mastersIn(sql, 'search_documents');
     await sql.begin(async (tx) => {
-      for (const { table, target } of targets) await swapIn(tx, table, target);
+      for (const { table, target } of FACET_TARGETS) await swapIn(tx, table, target);
       await setFacetState(tx, masters);
     });
   } finally {
