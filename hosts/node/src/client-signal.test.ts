@@ -1,6 +1,6 @@
 /** The Node host's request.signal (client-signal.ts): aborted when the client goes away, as the bridge's was. */
 
-import type { Service } from '@catalogue/core';
+import { CLIENT_GONE, type Service } from '@catalogue/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSocket } from '../../../test/support/raw-socket.js';
 import { createNodeServer, listen, type RunningServer } from './serve.js';
@@ -26,6 +26,18 @@ describe('the Node host request.signal', () => {
           const signal = request.signal;
           seen.set(path, Promise.resolve(signal.aborted ? `aborted: ${signal.reason}` : 'not aborted'));
           return new Response('late');
+        }
+        if (path === '/probe-late' || path === '/probe-done') {
+          // Core's CLIENT_GONE probe, asked once the client left (or once the answer is out).
+          const probed = request as unknown as { [CLIENT_GONE]: () => boolean };
+          const probe = () => probed[CLIENT_GONE]();
+          if (path === '/probe-late') {
+            await new Promise((resolve) => setTimeout(resolve, 150));
+            seen.set(path, Promise.resolve(probe() ? 'gone' : 'here'));
+            return new Response('late');
+          }
+          seen.set(path, new Promise((resolve) => setTimeout(() => resolve(probe() ? 'gone' : 'here'), 100)));
+          return new Response('done');
         }
         if (path === '/done') {
           const signal = request.signal;
@@ -69,5 +81,19 @@ describe('the Node host request.signal', () => {
     const answer = await fetch(`${running.url}/done`, { method: 'POST', body: 'payload' });
     expect(await answer.text()).toBe('done payload');
     expect(await (await until('/done')).outcome).toBe('not aborted');
+  });
+
+  it('the CLIENT_GONE probe says gone once the client left, without a signal', async () => {
+    const socket = await open();
+    socket.write('GET /probe-late HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    socket.destroy();
+    expect(await (await until('/probe-late')).outcome).toBe('gone');
+  });
+
+  it('the CLIENT_GONE probe says here for a request answered in full, after the connection closed too', async () => {
+    const answer = await fetch(`${running.url}/probe-done`, { headers: { connection: 'close' } });
+    expect(await answer.text()).toBe('done');
+    expect(await (await until('/probe-done')).outcome).toBe('here');
   });
 });

@@ -14,6 +14,7 @@
  * collect); the request's own state sits behind a symbol.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CLIENT_GONE } from '@catalogue/core';
 
 const GONE = 'Client connection prematurely closed.';
 const STATE = Symbol('clientSignal');
@@ -35,6 +36,11 @@ class ClientSignal {
     return this.#controller.signal;
   }
 
+  /** The client went away: the response closed before it was finished, or the request errored. */
+  get gone(): boolean {
+    return this.incoming.errored !== null || (this.outgoing.closed && !this.outgoing.writableFinished);
+  }
+
   private abortIfGone(): void {
     if (this.incoming.errored) this.#controller?.abort(this.incoming.errored.toString());
     else if (!this.outgoing.writableFinished) this.#controller?.abort(GONE);
@@ -47,8 +53,18 @@ const SIGNAL: PropertyDescriptor = {
   },
 };
 
-/** Gives `request` a `signal` of its own, over the bridge's getter. */
+/**
+ * Core's CLIENT_GONE probe (http/deadline.ts): the same answer the signal would give, read off
+ * the response's state with nothing allocated. One function for every request, like SIGNAL.
+ */
+function clientGone(this: { [STATE]: ClientSignal }): boolean {
+  return this[STATE].gone;
+}
+
+/** Gives `request` a `signal` of its own, over the bridge's getter, and core's CLIENT_GONE probe. */
 export function withClientSignal(request: Request, incoming: IncomingMessage, outgoing: ServerResponse): void {
-  (request as unknown as { [STATE]: ClientSignal })[STATE] = new ClientSignal(incoming, outgoing);
+  const target = request as unknown as { [STATE]: ClientSignal; [CLIENT_GONE]: () => boolean };
+  target[STATE] = new ClientSignal(incoming, outgoing);
+  target[CLIENT_GONE] = clientGone;
   Object.defineProperty(request, 'signal', SIGNAL);
 }

@@ -13,6 +13,7 @@ export { constantTimeEqual, sha256Hex } from './gate/hash.js';
 export { type IssuedKey, issueCustomerKey, newKeyRecord } from './gate/issue-key.js';
 export { DISPLAY_PREFIX_LENGTH, generateApiKey, parseApiKey } from './gate/key-format.js';
 export { ApiError, type ErrorCode, errorResponse, type IssueDetail } from './http/api-error.js';
+export { type AbortProbe, abortProbeOf, CLIENT_GONE } from './http/deadline.js';
 export { newRequestId } from './http/request-id.js';
 export type { Access, Method, Principal, RouteContext, RouteDef } from './http/route.js';
 export { buildOpenApi, ERROR_STATUS } from './openapi.js';

@@ -3,7 +3,7 @@
  * - at most `maxInFlight` (144) calls in flight across the process; the next one fails at once
  *   with 503 `pool_exhausted` and `Retry-After: 5` instead of queueing behind a stuck pool;
  * - a statement timeout (set per connection by `connectPostgres`) becomes 504 `query_timeout`;
- * - an aborted request signal (deadline, client disconnect): the request is answered 504
+ * - an aborted request (deadline, client disconnect; core's AbortProbe): the request is answered 504
  *   `request_aborted` at once by the service's deadline race; the query running is left to
  *   finish and its result is dropped, and no further query of that request starts;
  * - a lost connection (terminated backend, restarting server) is 503 `database_unavailable`
@@ -26,7 +26,7 @@
  * its caller gets 503 database_unavailable, and `database.query_lost` is logged, so a driver
  * fault can never shrink the cap for good.
  */
-import { ApiError, type Logger } from '@catalogue/core';
+import { type AbortProbe, ApiError, type Logger } from '@catalogue/core';
 import type { PendingQuery, Row, Sql } from 'postgres';
 
 export const DEFAULT_MAX_IN_FLIGHT = 144;
@@ -137,21 +137,21 @@ export class QueryGuard {
    * reaches the pool. The slot is given back when the query settles, never earlier: an
    * aborted caller is answered at once, but its query keeps its slot until it is done.
    */
-  query<T extends readonly (object | undefined)[] = Row[]>(signal: AbortSignal | undefined, build: () => PendingQuery<T>): Promise<T> {
-    return this.#admit(signal, () => Promise.resolve(build()).then(withoutLeadingHoles));
+  query<T extends readonly (object | undefined)[] = Row[]>(abort: AbortProbe | undefined, build: () => PendingQuery<T>): Promise<T> {
+    return this.#admit(abort, () => Promise.resolve(build()).then(withoutLeadingHoles));
   }
 
   /**
    * Runs work that is not one query (a transaction) in one slot, under the same rules: the
-   * signal is checked before it starts, a transaction is never cut in the middle, and an
+   * abort probe is checked before it starts, a transaction is never cut in the middle, and an
    * aborted caller does not wait for its end.
    */
-  run<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
-    return this.#admit(signal, work);
+  run<T>(abort: AbortProbe | undefined, work: () => Promise<T>): Promise<T> {
+    return this.#admit(abort, work);
   }
 
-  #admit<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
-    if (signal?.aborted) return Promise.reject(requestAborted());
+  #admit<T>(abort: AbortProbe | undefined, work: () => Promise<T>): Promise<T> {
+    if (abort?.aborted) return Promise.reject(requestAborted());
     if (this.#inFlight >= this.maxInFlight) return Promise.reject(poolExhausted());
     this.#inFlight++;
     let settled: Promise<T>;
@@ -159,7 +159,7 @@ export class QueryGuard {
       settled = work();
     } catch (error) {
       this.#inFlight--;
-      return Promise.reject(classify(error, signal));
+      return Promise.reject(classify(error, abort));
     }
     const done = new Promise<T>((resolve, reject) => {
       const slot: Slot = { startedAt: Date.now(), released: false, lose: () => reject(databaseUnavailable()) };
@@ -168,17 +168,17 @@ export class QueryGuard {
         (value) => {
           this.#release(slot);
           // The request is over: its rows are dropped, not handed to a handler that would go on.
-          if (signal?.aborted) reject(requestAborted());
+          if (abort?.aborted) reject(requestAborted());
           else resolve(value);
         },
         (error: unknown) => {
           this.#release(slot);
-          reject(classify(error, signal));
+          reject(classify(error, abort));
         },
       );
     });
     // No abort listener per query: the service's deadline race answers the caller at once
-    // (core's RequestLifetime), and a request runs many queries on one signal. A query
+    // (core's RequestLifetime), and a request runs many queries on one lifetime. A query
     // started after the abort is refused above instead.
     return done;
   }
@@ -214,10 +214,10 @@ export class QueryGuard {
   };
 }
 
-function classify(error: unknown, signal: AbortSignal | undefined): unknown {
+function classify(error: unknown, abort: AbortProbe | undefined): unknown {
   if (error instanceof ApiError) return error;
   // The caller has its 504 already; whatever the dropped work did next is not news to it.
-  if (signal?.aborted) return requestAborted();
+  if (abort?.aborted) return requestAborted();
   if (codeOf(error) === QUERY_CANCELED) return queryTimeout();
   if (isLostConnection(error)) return databaseUnavailable();
   return error;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-error.js';
-import { DeadlineQueue, requestAborted } from './deadline.js';
+import { abortProbeOf, CLIENT_GONE, DeadlineQueue, requestAborted } from './deadline.js';
 
 const aborted = { status: 504, code: 'request_aborted' };
 
@@ -100,6 +100,60 @@ describe('DeadlineQueue and RequestLifetime', () => {
     vi.advanceTimersByTime(1); // t = 160
     expect(third.ended).toBe(true);
     expect([queue.head, queue.tail]).toEqual([null, null]);
+  });
+
+  it('aborted asks the host probe, never the request signal, and a client found gone ends the lifetime', async () => {
+    const client = new AbortController();
+    const { request, reads } = requestWith(client.signal);
+    // The probe reads the request it hangs on (as the Node host's does), so it must be called as a method.
+    const probed = Object.assign(request, {
+      gone: false,
+      [CLIENT_GONE](this: { gone: boolean }) {
+        return this.gone;
+      },
+    });
+    const lifetime = new DeadlineQueue(1000).start(probed);
+    const raced = lifetime.race(new Promise(() => {}));
+    expect(lifetime.aborted).toBe(false);
+    probed.gone = true;
+    expect(lifetime.aborted).toBe(true);
+    await expect(raced).rejects.toMatchObject(aborted);
+    expect(lifetime.ended).toBe(true);
+    expect(reads.count).toBe(0);
+    // A signal read afterwards says the same.
+    expect(lifetime.signal.aborted).toBe(true);
+  });
+
+  it('aborted falls back to the request signal without a host probe, and is true at the deadline', () => {
+    const client = new AbortController();
+    const lifetime = new DeadlineQueue(1000).start(requestWith(client.signal).request);
+    expect(lifetime.aborted).toBe(false);
+    client.abort();
+    expect(lifetime.aborted).toBe(true);
+    expect(lifetime.ended).toBe(true);
+
+    const late = new DeadlineQueue(1000).start({});
+    expect(late.aborted).toBe(false);
+    vi.advanceTimersByTime(1000);
+    expect(late.aborted).toBe(true);
+  });
+
+  it('an answered request is ended but not aborted, even if the client leaves afterwards', () => {
+    let gone = false;
+    const lifetime = new DeadlineQueue(1000).start({ [CLIENT_GONE]: () => gone });
+    lifetime.dispose();
+    gone = true;
+    expect(lifetime.ended).toBe(true);
+    expect(lifetime.aborted).toBe(false);
+  });
+
+  it('abortProbeOf: the lifetime itself, a caller\'s signal, or nothing', () => {
+    const lifetime = new DeadlineQueue(1000).start({});
+    expect(abortProbeOf(lifetime)).toBe(lifetime);
+    const { signal } = new AbortController();
+    expect(abortProbeOf({ signal })).toBe(signal);
+    expect(abortProbeOf({})).toBeUndefined();
+    expect(abortProbeOf(undefined)).toBeUndefined();
   });
 
   it('an error of the work passes through the race unchanged', async () => {

@@ -1,4 +1,30 @@
+import type { CallOptions } from '../ports/index.js';
 import { ApiError } from './api-error.js';
+
+/**
+ * A host may give its Request a function under this key that says, without allocating,
+ * whether the client went away (the Node host does: hosts/node/src/client-signal.ts). Reading
+ * `request.signal` there makes an AbortController and a listener per request; a port that only
+ * asks "go on?" needs neither (`RequestLifetime.aborted`).
+ */
+export const CLIENT_GONE: unique symbol = Symbol.for('catalogue.clientGone');
+
+/** What a port checks before (and after) each step: an AbortSignal or a lifetime both fit. */
+export interface AbortProbe {
+  readonly aborted: boolean;
+}
+
+/**
+ * The cheapest way to ask whether `lifetime` ended: the lifetime itself when it answers
+ * `aborted` (the service's does, without making its signal), else its signal (a caller's own
+ * `{ signal }`), else nothing to check.
+ */
+export function abortProbeOf(lifetime: CallOptions | undefined): AbortProbe | undefined {
+  if (lifetime === undefined) return undefined;
+  return 'aborted' in lifetime ? (lifetime as AbortProbe) : lifetime.signal;
+}
+
+type ClientProbe = { readonly signal?: AbortSignal; readonly [CLIENT_GONE]?: () => boolean };
 
 export function requestAborted(): ApiError {
   return new ApiError(504, 'request_aborted', { message: 'the request was cancelled by its deadline or by the client' });
@@ -67,12 +93,14 @@ export class RequestLifetime implements EventListenerObject {
   private controller: AbortController | null = null;
   private rejectRace: ((error: unknown) => void) | null = null;
   private over = false;
+  /** Ended by the deadline or the client, not by being answered. */
+  private expired = false;
   private client: AbortSignal | undefined = undefined;
 
   constructor(
     private readonly queue: DeadlineQueue,
     /** Read lazily: on Node's bridge, `request.signal` builds a full Request. */
-    private readonly request: { readonly signal?: AbortSignal },
+    private readonly request: ClientProbe,
     readonly deadlineAt: number,
   ) {}
 
@@ -85,6 +113,7 @@ export class RequestLifetime implements EventListenerObject {
   expire(): void {
     if (this.over) return;
     this.over = true;
+    this.expired = true;
     this.queue.unlink(this);
     const reason = requestAborted();
     this.controller?.abort(reason);
@@ -94,6 +123,22 @@ export class RequestLifetime implements EventListenerObject {
   /** The client's abort event (the lifetime listens as an EventListenerObject: no bound closure). */
   handleEvent(): void {
     this.expire();
+  }
+
+  /**
+   * True once the deadline passed or the client went away (an answered request is not
+   * aborted). Makes no signal: the client is asked through the host's CLIENT_GONE probe when
+   * it has one, else through `request.signal`. A client found gone ends the lifetime here, as
+   * its abort event would have.
+   */
+  get aborted(): boolean {
+    if (this.expired) return true;
+    if (this.over || this.controller) return false;
+    // Called as a method: the host's probe reads the request it hangs on.
+    const gone = this.request[CLIENT_GONE] !== undefined ? this.request[CLIENT_GONE]() : this.request.signal?.aborted === true;
+    if (!gone) return false;
+    this.expire();
+    return true;
   }
 
   /** Fires at the deadline or when the client goes away; pass it to every port call. */

@@ -6,6 +6,13 @@
  */
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * True once the deadline passed or the client went away. The service's lifetime answers it
+   * without allocating (its AbortSignal is made only when `signal` is read: two
+   * AbortControllers and a listener on Node, issue 14), so a port that only checks whether to
+   * go on, and never listens, reads this instead (`abortProbeOf`, http/deadline.ts).
+   */
+  readonly aborted?: boolean;
 }
 
 export interface Clock {

@@ -1,5 +1,5 @@
 /** Customers, keys by hash, grace expiry and durable usage: the gate's and the admin's part of Accounts. */
-import { type Accounts, type KeyWithCustomer, type NewCustomer, type NewKey, usageDay } from '@catalogue/core';
+import { type Accounts, abortProbeOf, type KeyWithCustomer, type NewCustomer, type NewKey, usageDay } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
 import { type CustomerRow, customerOf, type KeyRow, keyOf, type Queryable } from './rows.js';
@@ -69,7 +69,7 @@ export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys 
   return {
     async findKeyByHash(hash, lifetime) {
       const rows = await guard.query(
-        lifetime?.signal,
+        abortProbeOf(lifetime),
         () => sql<KeyJoinRow[]>`
         SELECT row_to_json(k.*) AS key, row_to_json(c.*) AS customer
         FROM api_keys k JOIN customers c ON c.id = k.customer_id
@@ -80,7 +80,7 @@ export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys 
 
     async findKeyById(keyId, lifetime) {
       const rows = await guard.query(
-        lifetime?.signal,
+        abortProbeOf(lifetime),
         () => sql<KeyJoinRow[]>`
         SELECT row_to_json(k.*) AS key, row_to_json(c.*) AS customer
         FROM api_keys k JOIN customers c ON c.id = k.customer_id

@@ -1,4 +1,5 @@
 /** Bandcamp reads: the signals facet, the manifest and release lookups. */
+import type { AbortProbe } from '@catalogue/core';
 import {
   type BandcampManifest,
   type BandcampManifestQuery,
@@ -21,15 +22,15 @@ export class BandcampReads {
     private readonly read: Reader,
   ) {}
 
-  async asOf(signal?: AbortSignal): Promise<string | null> {
-    const rows = await this.read(signal, () => this.sql<Array<{ as_of: string | null }>>`SELECT to_char(as_of, 'YYYY-MM-DD') AS as_of FROM signal_state`);
+  async asOf(abort?: AbortProbe): Promise<string | null> {
+    const rows = await this.read(abort, () => this.sql<Array<{ as_of: string | null }>>`SELECT to_char(as_of, 'YYYY-MM-DD') AS as_of FROM signal_state`);
     return rows[0]?.as_of ?? null;
   }
 
   /** bandcampSignalsOf over the artist's row, by Discogs id; null without a series. */
-  async signals(artistId: number, signal?: AbortSignal): Promise<BandcampSignals | null> {
+  async signals(artistId: number, abort?: AbortProbe): Promise<BandcampSignals | null> {
     const rows = await this.read(
-      signal,
+      abort,
       () => this.sql<Array<{ doc: BandcampRow; slug: string | null; name: string; main_genre: string | null; as_of: string | null }>>`
       SELECT b.doc, a.slug, a.name, s.main_genre, (SELECT to_char(as_of, 'YYYY-MM-DD') FROM signal_state) AS as_of
       FROM bandcamp_artists b JOIN artists a ON a.discogs_id = b.artist_id
@@ -48,13 +49,13 @@ export class BandcampReads {
     return bandcampSignalsOf(artist, row.doc, row.as_of);
   }
 
-  async manifest(query: BandcampManifestQuery, signal?: AbortSignal): Promise<BandcampManifest> {
+  async manifest(query: BandcampManifestQuery, abort?: AbortProbe): Promise<BandcampManifest> {
     const { sql } = this;
     const tag = query.tag?.toLowerCase() ?? null;
     const [asOf, rows] = await Promise.all([
-      this.asOf(signal),
+      this.asOf(abort),
       this.read(
-        signal,
+        abort,
         () => sql<Array<{ cluster_id: number; slug: string | null; name: string; url: string; observations: BandcampObservation[] }>>`
         SELECT a.cluster_id, a.slug, a.name, b.url, b.doc->'observations' AS observations
         FROM bandcamp_artists b JOIN artists a ON a.discogs_id = b.artist_id
@@ -72,12 +73,12 @@ export class BandcampReads {
     return { as_of: asOf, artists };
   }
 
-  async releases(query: BandcampReleaseQuery, signal?: AbortSignal): Promise<BandcampReleaseData | null> {
+  async releases(query: BandcampReleaseQuery, abort?: AbortProbe): Promise<BandcampReleaseData | null> {
     const { sql } = this;
     let rows: Array<{ discogs_id: number; slug: string | null; name: string; releases: BandcampRow['releases'] }>;
     if (query.by === 'url') {
       rows = await this.read(
-        signal,
+        abort,
         () => sql<typeof rows>`
         SELECT a.discogs_id, a.slug, a.name, jsonb_build_array(b.doc->'releases'->(r.position - 1)) AS releases
         FROM bandcamp_releases r JOIN bandcamp_artists b ON b.artist_id = r.artist_id JOIN artists a ON a.discogs_id = r.artist_id
@@ -87,7 +88,7 @@ export class BandcampReads {
     } else {
       if (kindOfClusterId(query.cluster_id) !== 'artist') return null;
       rows = await this.read(
-        signal,
+        abort,
         () => sql<typeof rows>`
         SELECT a.discogs_id, a.slug, a.name, b.doc->'releases' AS releases
         FROM bandcamp_artists b JOIN artists a ON a.discogs_id = b.artist_id

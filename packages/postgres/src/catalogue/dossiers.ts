@@ -1,4 +1,5 @@
 /** Artist, label and festival dossiers: fetch the rows that concern the entity, assemble with core. */
+import type { AbortProbe } from '@catalogue/core';
 import {
   type ArtistDossier,
   type ArtistRow,
@@ -21,16 +22,16 @@ import type { Reader } from './reader.js';
 
 type MasterWithMain = { master: MasterRow; main_release: ReleaseRow | null };
 
-export async function artistDossier(sql: Sql, read: Reader, bandcamp: BandcampReads, clusterId: number, signal?: AbortSignal): Promise<ArtistDossier | null> {
+export async function artistDossier(sql: Sql, read: Reader, bandcamp: BandcampReads, clusterId: number, abort?: AbortProbe): Promise<ArtistDossier | null> {
   if (kindOfClusterId(clusterId) !== 'artist') return null;
   const id = sourceIdOfClusterId(clusterId);
-  const artists = await read(signal, () => sql<Array<{ slug: string | null; doc: ArtistRow }>>`SELECT slug, doc FROM artists WHERE discogs_id = ${id}`);
+  const artists = await read(abort, () => sql<Array<{ slug: string | null; doc: ArtistRow }>>`SELECT slug, doc FROM artists WHERE discogs_id = ${id}`);
   const artist = artists[0];
   if (!artist) return null;
   const [masters, festivals, bandcampRow, bandcampSignals] = await Promise.all([
     // Main masters and masters where the artist has an extra credit on any release, each once.
     read(
-      signal,
+      abort,
       () => sql<MasterWithMain[]>`
       SELECT m.doc AS master, r.doc AS main_release
       FROM masters m LEFT JOIN releases r ON r.release_id = m.main_release_id
@@ -42,18 +43,18 @@ export async function artistDossier(sql: Sql, read: Reader, bandcamp: BandcampRe
       ORDER BY m.master_id`,
     ),
     read(
-      signal,
+      abort,
       () => sql<Array<{ doc: FestivalRow }>>`
       SELECT doc FROM festivals WHERE festival_id IN (SELECT festival_id FROM festival_lineups WHERE artist_id = ${id}) ORDER BY festival_id`,
     ),
-    read(signal, () => sql<Array<{ doc: BandcampRow }>>`SELECT doc FROM bandcamp_artists WHERE artist_id = ${id}`),
-    bandcamp.signals(id, signal),
+    read(abort, () => sql<Array<{ doc: BandcampRow }>>`SELECT doc FROM bandcamp_artists WHERE artist_id = ${id}`),
+    bandcamp.signals(id, abort),
   ]);
   const masterRows = masters.map((row) => row.master);
   const mainReleases = masters.flatMap((row) => (row.main_release ? [row.main_release] : []));
   const festivalRows = festivals.map((row) => row.doc);
   const ids = new ReferencedIds().masters(masterRows).releases(mainReleases).artistRefs(artist.doc).festivals(festivalRows);
-  const lookup = await lookupOf(sql, read, ids, signal);
+  const lookup = await lookupOf(sql, read, ids, abort);
   return artistDossierOf({
     artist: artist.doc,
     slug: artist.slug ?? '',
@@ -66,14 +67,14 @@ export async function artistDossier(sql: Sql, read: Reader, bandcamp: BandcampRe
   });
 }
 
-export async function labelDossier(sql: Sql, read: Reader, clusterId: number, signal?: AbortSignal): Promise<LabelDossier | null> {
+export async function labelDossier(sql: Sql, read: Reader, clusterId: number, abort?: AbortProbe): Promise<LabelDossier | null> {
   if (kindOfClusterId(clusterId) !== 'label') return null;
   const id = sourceIdOfClusterId(clusterId);
-  const labels = await read(signal, () => sql<Array<{ slug: string | null; doc: LabelRow }>>`SELECT slug, doc FROM labels WHERE discogs_id = ${id}`);
+  const labels = await read(abort, () => sql<Array<{ slug: string | null; doc: LabelRow }>>`SELECT slug, doc FROM labels WHERE discogs_id = ${id}`);
   const label = labels[0];
   if (!label) return null;
   const masters = await read(
-    signal,
+    abort,
     () => sql<MasterWithMain[]>`
     SELECT m.doc AS master, r.doc AS main_release
     FROM master_labels ml JOIN masters m ON m.master_id = ml.master_id JOIN releases r ON r.release_id = m.main_release_id
@@ -82,16 +83,16 @@ export async function labelDossier(sql: Sql, read: Reader, clusterId: number, si
   );
   const masterRows = masters.map((row) => row.master);
   const mainReleases = masters.flatMap((row) => (row.main_release ? [row.main_release] : []));
-  const lookup = await lookupOf(sql, read, new ReferencedIds().masters(masterRows).releases(mainReleases).labelRefs(label.doc), signal);
+  const lookup = await lookupOf(sql, read, new ReferencedIds().masters(masterRows).releases(mainReleases).labelRefs(label.doc), abort);
   return labelDossierOf({ label: label.doc, slug: label.slug ?? '', masters: masterRows, mainReleases, lookup });
 }
 
-export async function festivalDossier(sql: Sql, read: Reader, clusterId: number, signal?: AbortSignal): Promise<FestivalDossier | null> {
+export async function festivalDossier(sql: Sql, read: Reader, clusterId: number, abort?: AbortProbe): Promise<FestivalDossier | null> {
   if (kindOfClusterId(clusterId) !== 'festival') return null;
   const id = sourceIdOfClusterId(clusterId);
-  const rows = await read(signal, () => sql<Array<{ slug: string | null; doc: FestivalRow }>>`SELECT slug, doc FROM festivals WHERE festival_id = ${id}`);
+  const rows = await read(abort, () => sql<Array<{ slug: string | null; doc: FestivalRow }>>`SELECT slug, doc FROM festivals WHERE festival_id = ${id}`);
   const festival = rows[0];
   if (!festival) return null;
-  const lookup = await lookupOf(sql, read, new ReferencedIds().festivals([festival.doc]), signal);
+  const lookup = await lookupOf(sql, read, new ReferencedIds().festivals([festival.doc]), abort);
   return festivalDossierOf(festival.doc, festival.slug ?? '', lookup);
 }

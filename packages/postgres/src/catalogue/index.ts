@@ -4,7 +4,7 @@
  * (core's catalogue/), so both answer identically. Every query goes through the backstops
  * with the request's AbortSignal.
  */
-import { type Catalogue, kindOfClusterId, sourceIdOfClusterId } from '@catalogue/core';
+import { abortProbeOf, type Catalogue, kindOfClusterId, sourceIdOfClusterId } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import { type BackstopOptions, guardFor } from '../backstops.js';
 import { Agents } from './agents.js';
@@ -29,30 +29,30 @@ export interface PostgresCatalogueOptions extends BackstopOptions {
 
 export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOptions = {}): Catalogue {
   const guard = guardFor(sql, options);
-  const read: Reader = (signal, build) => guard.query(signal, build);
+  const read: Reader = (abort, build) => guard.query(abort, build);
   const agents = new Agents(sql, read);
   const bandcamp = new BandcampReads(sql, read);
   const records = options.recordCache;
 
   return {
-    search: (query, lifetime) => searchDocuments(sql, read, query, lifetime?.signal, options.directScoringBelow),
-    facets: (query, lifetime) => facetCounts(sql, read, query, lifetime?.signal),
+    search: (query, lifetime) => searchDocuments(sql, read, query, abortProbeOf(lifetime), options.directScoringBelow),
+    facets: (query, lifetime) => facetCounts(sql, read, query, abortProbeOf(lifetime)),
     master: async (id, lifetime) => (await mastersByIds(sql, read, [id], lifetime, records))[0] ?? null,
     masters: (ids, lifetime) => mastersByIds(sql, read, ids, lifetime, records),
     mastersJson: (ids, lifetime) => masterJsonsByIds(sql, read, ids, lifetime, records),
-    masterDossier: (id, lifetime) => masterDossier(sql, read, id, lifetime?.signal),
+    masterDossier: (id, lifetime) => masterDossier(sql, read, id, abortProbeOf(lifetime)),
     masterDetails: (ids, lifetime) => masterDetailsByIds(sql, read, ids, lifetime, records),
-    findAgent: (key, kind, lifetime) => agents.find(key, kind, lifetime?.signal),
-    artistDossier: (clusterId, lifetime) => artistDossier(sql, read, bandcamp, clusterId, lifetime?.signal),
-    labelDossier: (clusterId, lifetime) => labelDossier(sql, read, clusterId, lifetime?.signal),
-    festivalDossier: (clusterId, lifetime) => festivalDossier(sql, read, clusterId, lifetime?.signal),
-    resolve: (input, lifetime) => agents.resolve(input, lifetime?.signal),
+    findAgent: (key, kind, lifetime) => agents.find(key, kind, abortProbeOf(lifetime)),
+    artistDossier: (clusterId, lifetime) => artistDossier(sql, read, bandcamp, clusterId, abortProbeOf(lifetime)),
+    labelDossier: (clusterId, lifetime) => labelDossier(sql, read, clusterId, abortProbeOf(lifetime)),
+    festivalDossier: (clusterId, lifetime) => festivalDossier(sql, read, clusterId, abortProbeOf(lifetime)),
+    resolve: (input, lifetime) => agents.resolve(input, abortProbeOf(lifetime)),
     bandcampArtist: async (clusterId, lifetime) =>
-      kindOfClusterId(clusterId) === 'artist' ? bandcamp.signals(sourceIdOfClusterId(clusterId), lifetime?.signal) : null,
-    bandcampManifest: (query, lifetime) => bandcamp.manifest(query, lifetime?.signal),
-    bandcampReleases: (query, lifetime) => bandcamp.releases(query, lifetime?.signal),
-    breakouts: (query, lifetime) => breakoutList(sql, read, bandcamp, query, lifetime?.signal),
-    tastemakers: (query, lifetime) => tastemakerRanking(sql, read, bandcamp, query, lifetime?.signal),
-    onesToWatch: (query, lifetime) => onesToWatchList(sql, read, bandcamp, query, lifetime?.signal),
+      kindOfClusterId(clusterId) === 'artist' ? bandcamp.signals(sourceIdOfClusterId(clusterId), abortProbeOf(lifetime)) : null,
+    bandcampManifest: (query, lifetime) => bandcamp.manifest(query, abortProbeOf(lifetime)),
+    bandcampReleases: (query, lifetime) => bandcamp.releases(query, abortProbeOf(lifetime)),
+    breakouts: (query, lifetime) => breakoutList(sql, read, bandcamp, query, abortProbeOf(lifetime)),
+    tastemakers: (query, lifetime) => tastemakerRanking(sql, read, bandcamp, query, abortProbeOf(lifetime)),
+    onesToWatch: (query, lifetime) => onesToWatchList(sql, read, bandcamp, query, abortProbeOf(lifetime)),
   };
 }

@@ -2,7 +2,7 @@
  * The AgentLookup record assembly needs (slug and canonical name of referenced agents), filled
  * with one query for exactly the ids the fetched rows reference.
  */
-import type { AgentKind, ArtistRow, FestivalRow, LabelRow, MasterRow, ReleaseRow } from '@catalogue/core';
+import type { AbortProbe, AgentKind, ArtistRow, FestivalRow, LabelRow, MasterRow, ReleaseRow } from '@catalogue/core';
 import { type AgentLookup, mapLookup } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import type { Reader } from './reader.js';
@@ -45,9 +45,9 @@ export class ReferencedIds {
   }
 }
 
-export async function lookupOf(sql: Sql, read: Reader, ids: ReferencedIds, signal?: AbortSignal): Promise<AgentLookup> {
+export async function lookupOf(sql: Sql, read: Reader, ids: ReferencedIds, abort?: AbortProbe): Promise<AgentLookup> {
   const rows = await read(
-    signal,
+    abort,
     () => sql<Array<{ kind: AgentKind; id: number; slug: string | null; name: string }>>`
     SELECT 'artist' AS kind, discogs_id AS id, slug, name FROM artists WHERE discogs_id = ANY(${[...ids.artist]}::int[])
     UNION ALL

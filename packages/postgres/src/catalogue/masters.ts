@@ -1,5 +1,15 @@
 /** Master records and the per-master dossier, assembled by core's functions from fetched rows. */
-import type { CallOptions, MasterData, MasterDetail, MasterDossierData, MasterJson, MasterRow, ReleaseRow } from '@catalogue/core';
+import {
+  type AbortProbe,
+  abortProbeOf,
+  type CallOptions,
+  type MasterData,
+  type MasterDetail,
+  type MasterDossierData,
+  type MasterJson,
+  type MasterRow,
+  type ReleaseRow,
+} from '@catalogue/core';
 import { MAX_RELEASES, mapLookup, masterDossierOf, masterRecordOf, releasesOf } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { lookupOf, ReferencedIds } from './lookup.js';
@@ -14,8 +24,8 @@ type Ref = [id: number, slug: string | null, name: string];
  * the text they were stored as; a master written since then has none yet and is assembled
  * live (a second round trip), then serialized the same way the stored ones were.
  *
- * `lifetime` is the request's: its AbortSignal is made (an AbortController per request) only
- * when a query is needed, not when the records come from the cache.
+ * `lifetime` is the request's: it is only asked whether it ended (`abortProbeOf`), so no
+ * AbortSignal is made for it, whether the records come from the cache or a query (issue 14).
  */
 export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly number[], lifetime?: CallOptions, cache?: RecordCache): Promise<MasterJson[]> {
   const unique = [...new Set(ids)];
@@ -36,13 +46,13 @@ export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly num
     for (const record of kept) byId.set(record.master_id, record.json);
   }
   const generation = cache?.currentGeneration ?? null;
-  const signal = lifetime?.signal;
+  const abort = abortProbeOf(lifetime);
   // The stored records first, by master_records' primary key alone: a row there means the
   // master exists (its foreign key cascades), so the masters table is read only for the ids
   // without one (a master written since the last finish(), or no master at all), which is
   // rare. The join on masters this replaced cost a second index probe and heap page per id.
   const rows = await read(
-    signal,
+    abort,
     () => sql<Array<{ master_id: number; json: string }>>`
     SELECT master_id, record::text AS json FROM master_records WHERE master_id = ANY(${wanted}::int[])`,
   );
@@ -54,7 +64,7 @@ export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly num
   if (rows.length < wanted.length) {
     const unassembled = wanted.filter((id) => !byId.has(id));
     // assembleMasters leaves out ids with no master: those are the missing ones.
-    for (const record of await assembleMasters(sql, read, unassembled, signal)) byId.set(record.master_id, JSON.stringify(record));
+    for (const record of await assembleMasters(sql, read, unassembled, abort)) byId.set(record.master_id, JSON.stringify(record));
   }
   const found: MasterJson[] = [];
   for (const id of unique) {
@@ -74,11 +84,11 @@ export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[
  * ReferencedIds.masters().releases() collects, read from the documents in SQL). Used for
  * masters without a stored record, and by finish() to build the stored ones.
  */
-export async function assembleMasters(sql: Sql, read: Reader, ids: readonly number[], signal?: AbortSignal): Promise<MasterData[]> {
+export async function assembleMasters(sql: Sql, read: Reader, ids: readonly number[], abort?: AbortProbe): Promise<MasterData[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   const [found] = await read(
-    signal,
+    abort,
     () => sql<Array<{ rows: Array<{ master: MasterRow; main_release: ReleaseRow | null }>; artists: Ref[]; labels: Ref[] }>>`
     WITH found AS (
       SELECT m.doc AS master, r.doc AS main_release
@@ -108,17 +118,17 @@ export async function assembleMasters(sql: Sql, read: Reader, ids: readonly numb
   return found.rows.map((row) => masterRecordOf(row.master, row.main_release, lookup));
 }
 
-export async function masterDossier(sql: Sql, read: Reader, id: number, signal?: AbortSignal): Promise<MasterDossierData | null> {
-  const masters = await read(signal, () => sql<Array<{ doc: MasterRow }>>`SELECT doc FROM masters WHERE master_id = ${id}`);
+export async function masterDossier(sql: Sql, read: Reader, id: number, abort?: AbortProbe): Promise<MasterDossierData | null> {
+  const masters = await read(abort, () => sql<Array<{ doc: MasterRow }>>`SELECT doc FROM masters WHERE master_id = ${id}`);
   const master = masters[0]?.doc;
   if (!master) return null;
   const firstArtist = master.artists[0];
   const [releases, artistMasters] = await Promise.all([
-    read(signal, () => sql<Array<{ doc: ReleaseRow }>>`SELECT doc FROM releases WHERE master_id = ${id} ORDER BY release_id`),
+    read(abort, () => sql<Array<{ doc: ReleaseRow }>>`SELECT doc FROM releases WHERE master_id = ${id} ORDER BY release_id`),
     // Related masters are the first 10 others by year desc then id: 11 rows always hold them.
     firstArtist
       ? read(
-          signal,
+          abort,
           () => sql<Array<{ doc: MasterRow }>>`
           SELECT m.doc FROM master_artists ma JOIN masters m ON m.master_id = ma.master_id
           WHERE ma.artist_id = ${firstArtist.discogs_id}
@@ -127,7 +137,7 @@ export async function masterDossier(sql: Sql, read: Reader, id: number, signal?:
       : Promise.resolve([] as Array<{ doc: MasterRow }>),
   ]);
   const releaseRows = releases.map((row) => row.doc);
-  const lookup = await lookupOf(sql, read, new ReferencedIds().masters([master]).releases(releaseRows), signal);
+  const lookup = await lookupOf(sql, read, new ReferencedIds().masters([master]).releases(releaseRows), abort);
   return masterDossierOf({ master, releases: releaseRows, artistMasters: artistMasters.map((row) => row.doc), lookup });
 }
 
@@ -142,10 +152,10 @@ export async function masterDetailsByIds(sql: Sql, read: Reader, ids: readonly n
   const records = await masterJsonsByIds(sql, read, ids, lifetime, cache);
   if (records.length === 0) return [];
   const found = records.map((record) => record.master_id);
-  const signal = lifetime?.signal;
+  const abort = abortProbeOf(lifetime);
   // COLLATE "C": byte order, which is the code-unit order core's byReleasedThenId sorts by.
   const rows = await read(
-    signal,
+    abort,
     () => sql<Array<{ master_id: number; doc: ReleaseRow; n: string }>>`
     SELECT master_id, doc, n FROM (
       SELECT master_id, doc, count(*) OVER (PARTITION BY master_id) AS n,
@@ -162,7 +172,7 @@ export async function masterDetailsByIds(sql: Sql, read: Reader, ids: readonly n
     else releases.set(row.master_id, [row.doc]);
     counts.set(row.master_id, Number(row.n));
   }
-  const lookup = await lookupOf(sql, read, new ReferencedIds().releases(rows.map((row) => row.doc)), signal);
+  const lookup = await lookupOf(sql, read, new ReferencedIds().releases(rows.map((row) => row.doc)), abort);
   return records.map((record) => ({
     master: JSON.parse(record.json) as MasterData,
     ...releasesOf(releases.get(record.master_id) ?? [], lookup, counts.get(record.master_id) ?? 0),

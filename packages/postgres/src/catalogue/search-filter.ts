@@ -5,7 +5,7 @@
  * multi-valued facets match any value case-insensitively (lowercase keys stored beside the
  * values), facets AND together, years inclusive, and facet filters admit masters only.
  */
-import type { FacetFilters } from '@catalogue/core';
+import type { AbortProbe, FacetFilters } from '@catalogue/core';
 import { type MatchMode, searchTextOf } from '@catalogue/core/catalogue';
 import type { Fragment, Sql } from 'postgres';
 import type { Reader } from './reader.js';
@@ -115,17 +115,17 @@ const styleWordCodesBuilt = new WeakSet<Sql>();
  * answers for all). An empty table (no master has a style) is not "ready": the live count
  * answers that too, at no cost. Once true it stays so, so a true answer is kept per pool.
  */
-export async function styleWordCodesReady(sql: Sql, read: Reader, signal?: AbortSignal): Promise<boolean> {
+export async function styleWordCodesReady(sql: Sql, read: Reader, abort?: AbortProbe): Promise<boolean> {
   if (styleWordCodesBuilt.has(sql)) return true;
-  const [row] = await read(signal, () => sql<Array<{ ready: boolean }>>`SELECT codes IS NOT NULL AS ready FROM search_style_words LIMIT 1`);
+  const [row] = await read(abort, () => sql<Array<{ ready: boolean }>>`SELECT codes IS NOT NULL AS ready FROM search_style_words LIMIT 1`);
   if (row?.ready) styleWordCodesBuilt.add(sql);
   return row?.ready ?? false;
 }
 
-export async function styleWordsReady(sql: Sql, read: Reader, signal?: AbortSignal): Promise<boolean> {
+export async function styleWordsReady(sql: Sql, read: Reader, abort?: AbortProbe): Promise<boolean> {
   if (styleWordsBuilt.has(sql)) return true;
   const [row] = await read(
-    signal,
+    abort,
     () => sql<Array<{ ready: boolean }>>`
     SELECT EXISTS (SELECT 1 FROM search_style_words)
         OR NOT EXISTS (SELECT 1 FROM search_documents WHERE kind = 0 AND style_keys <> '{}') AS ready`,

@@ -1,5 +1,5 @@
 /** search and facets over search_documents. */
-import type { FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, SearchQuery } from '@catalogue/core';
+import type { AbortProbe, FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, SearchQuery } from '@catalogue/core';
 import { compareText, type MatchMode } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { facetValuesOf, type StoredFacet, storedFacetOf } from './facet-values.js';
@@ -46,7 +46,7 @@ export async function searchDocuments(
   sql: Sql,
   read: Reader,
   query: SearchQuery,
-  signal?: AbortSignal,
+  abort?: AbortProbe,
   directScoringBelow: number = DIRECT_SCORING_BELOW,
 ): Promise<SearchHitData[]> {
   const text = queryTextOf(query.q);
@@ -57,10 +57,10 @@ export async function searchDocuments(
             OR (score = ${after.score}::float8 AND (kind > ${KIND_OF_TYPE[after.type]} OR (kind = ${KIND_OF_TYPE[after.type]} AND id > ${after.id})))`
     : sql``;
   const styles = query.filters.style?.length ? lower(query.filters.style) : null;
-  const styleWords = styles !== null && text.tokens.length > 0 && (await styleWordsReady(sql, read, signal));
+  const styleWords = styles !== null && text.tokens.length > 0 && (await styleWordsReady(sql, read, abort));
   const page = (mode: MatchMode) =>
     read(
-      signal,
+      abort,
       () => sql<HitRow[]>`
     SELECT * FROM (
       SELECT kind, id, slug, name, year, artists, genres, styles, credits, ${scoreExpression(sql, text, mode)} AS score
@@ -73,13 +73,13 @@ export async function searchDocuments(
     );
   const token = text.tokens.length === 1 ? (text.tokens[0] as string) : null;
   const direct =
-    token !== null && styleWords && styles !== null && (await styleWordCount(sql, read, token, styles, directScoringBelow, signal)) < directScoringBelow;
-  const ranked = token !== null && !direct ? await topByTerm(sql, read, token, query, signal) : null;
+    token !== null && styleWords && styles !== null && (await styleWordCount(sql, read, token, styles, directScoringBelow, abort)) < directScoringBelow;
+  const ranked = token !== null && !direct ? await topByTerm(sql, read, token, query, abort) : null;
   if (ranked && ranked.length === query.limit) return ranked.map(hitOf);
   let rows = await page('all');
   if (rows.length === 0 && text.tokens.length > 0) {
     const complete = await read(
-      signal,
+      abort,
       () => sql`SELECT 1 FROM search_documents WHERE ${matchConditions(sql, text, query.filters, 'all', styleWords)} ${kindCondition} LIMIT 1`,
     );
     if (complete.length === 0) rows = await page('some');
@@ -88,10 +88,10 @@ export async function searchDocuments(
 }
 
 /** The word + style entries of `token` under `styles`, counted up to `cap` (an index range). */
-async function styleWordCount(sql: Sql, read: Reader, token: string, styles: string[], cap: number, signal?: AbortSignal): Promise<number> {
+async function styleWordCount(sql: Sql, read: Reader, token: string, styles: string[], cap: number, abort?: AbortProbe): Promise<number> {
   if (cap <= 0) return 0;
   const [row] = await read(
-    signal,
+    abort,
     () => sql<Array<{ n: number }>>`
     SELECT count(*)::int AS n FROM (SELECT 1 FROM search_style_words WHERE ${styleWordRange(sql, token, styles)} LIMIT ${cap}) AS few`,
   );
@@ -126,7 +126,7 @@ const TERM_SCAN_CAP = 4_000;
  * says nothing, and the caller scores as before. Genre and style are tested on the index entry;
  * any other filter on the document, for the few rows read.
  */
-async function topByTerm(sql: Sql, read: Reader, token: string, query: SearchQuery, signal?: AbortSignal): Promise<HitRow[]> {
+async function topByTerm(sql: Sql, read: Reader, token: string, query: SearchQuery, abort?: AbortProbe): Promise<HitRow[]> {
   const { filters } = query;
   const filtered = hasAnyFilter(filters);
   // As matchConditions and searchDocuments: facet filters admit masters only, and the type asked.
@@ -144,7 +144,7 @@ async function topByTerm(sql: Sql, read: Reader, token: string, query: SearchQue
             OR (t.score = ${after.score}::float8 AND (t.kind > ${KIND_OF_TYPE[after.type]} OR (t.kind = ${KIND_OF_TYPE[after.type]} AND t.id > ${after.id}))))`
     : sql``;
   return read(
-    signal,
+    abort,
     () => sql<HitRow[]>`
     SELECT d.kind, d.id, d.slug, d.name, d.year, d.artists, d.genres, d.styles, d.credits, t.score
     FROM (
@@ -202,17 +202,17 @@ function keepTopTies(sql: Sql, limit: number, key: 'value' | 'code' = 'value') {
  * counts live, in one statement: the matching masters are found once and every requested
  * facet is counted over them.
  */
-export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, signal?: AbortSignal): Promise<FacetsResult> {
+export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, abort?: AbortProbe): Promise<FacetsResult> {
   const text = queryTextOf(query.q);
   const stored = [...new Set(query.facets.map(storedFacetOf))];
   if (text.tokens.length === 0 && !hasAnyFilter(query.filters)) {
     const [state, rows] = await Promise.all([
-      read(signal, () => sql<Array<{ masters: number }>>`SELECT masters FROM facet_state`),
+      read(abort, () => sql<Array<{ masters: number }>>`SELECT masters FROM facet_state`),
       stored.length === 0
         ? Promise.resolve([] as CountRow[])
         : // Per facet: the limit-th count (index facet_totals_count), then the values at or above it.
           read(
-            signal,
+            abort,
             () => sql<CountRow[]>`
             SELECT f.facet, t.value, t.count
             FROM unnest(${stored}::text[]) AS f(facet)
@@ -227,10 +227,10 @@ export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, si
     // No row: finish() has not run since this migration, so count live rather than answer wrong.
     if (state[0]) return { total: state[0].masters, facets: facetsFrom(query.facets, rows, query.limit) };
   }
-  const styleWords = Boolean(query.filters.style?.length) && text.tokens.length > 0 && (await styleWordsReady(sql, read, signal));
+  const styleWords = Boolean(query.filters.style?.length) && text.tokens.length > 0 && (await styleWordsReady(sql, read, abort));
   const { genre, style, ...others } = query.filters;
-  if (styleWords && style && !hasAnyFilter(others) && (await styleWordCodesReady(sql, read, signal))) {
-    return facetsByCodes(sql, read, query, text, style, genre, stored, signal);
+  if (styleWords && style && !hasAnyFilter(others) && (await styleWordCodesReady(sql, read, abort))) {
+    return facetsByCodes(sql, read, query, text, style, genre, stored, abort);
   }
   const where = sql`kind = 0 AND ${matchConditions(sql, text, query.filters, 'all', styleWords)}`;
   const counted = stored.map(
@@ -240,7 +240,7 @@ export async function facetCounts(sql: Sql, read: Reader, query: FacetsQuery, si
     GROUP BY v.value`,
   );
   const rows = await read(
-    signal,
+    abort,
     () => sql<Array<CountRow & { total: number }>>`
     WITH hits AS MATERIALIZED (
       SELECT id, genres, styles, formats, labels, country, year FROM search_documents WHERE ${where}
@@ -289,7 +289,7 @@ async function facetsByCodes(
   style: readonly string[],
   genre: readonly string[] | undefined,
   stored: StoredFacet[],
-  signal?: AbortSignal,
+  abort?: AbortProbe,
 ): Promise<FacetsResult> {
   const styles = lower(style);
   const [first, ...rest] = text.tokens as [string, ...string[]];
@@ -298,7 +298,7 @@ async function facetsByCodes(
     ? sql`AND codes && ARRAY(SELECT code FROM facet_codes WHERE facet = 'genre_key' AND value = ANY(${lower(genre)}::text[]))`
     : sql``;
   const rows = await read(
-    signal,
+    abort,
     () => sql<Array<CountRow & { total: number }>>`
     WITH hits AS MATERIALIZED (
       SELECT DISTINCT ON (id) codes FROM search_style_words
