@@ -147,7 +147,7 @@ describe('DeadlineQueue and RequestLifetime', () => {
     expect(lifetime.aborted).toBe(false);
   });
 
-  it('abortProbeOf: the lifetime itself, a caller\'s signal, or nothing', () => {
+  it("abortProbeOf: the lifetime itself, a caller's signal, or nothing", () => {
     const lifetime = new DeadlineQueue(1000).start({});
     expect(abortProbeOf(lifetime)).toBe(lifetime);
     const { signal } = new AbortController();

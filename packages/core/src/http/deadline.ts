@@ -44,7 +44,7 @@ export class DeadlineQueue {
   constructor(readonly budgetMs: number) {}
 
   /** The request's own signal (the client's disconnect) is read only when a port asks for one (see RequestLifetime). */
-  start(request: { readonly signal?: AbortSignal }): RequestLifetime {
+  start(request: ClientProbe): RequestLifetime {
     const lifetime = new RequestLifetime(this, request, Date.now() + this.budgetMs);
     lifetime.prev = this.tail;
     if (this.tail) this.tail.next = lifetime;

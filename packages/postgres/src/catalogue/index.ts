@@ -15,6 +15,7 @@ import type { Reader } from './reader.js';
 import type { RecordCache } from './record-cache.js';
 import { facetCounts, searchDocuments } from './search.js';
 import { breakoutList, onesToWatchList, tastemakerRanking } from './signals.js';
+import { StoredRecords } from './stored-records.js';
 
 export interface PostgresCatalogueOptions extends BackstopOptions {
   /** Master records kept in process until the next import (record-cache.ts). */
@@ -25,6 +26,11 @@ export interface PostgresCatalogueOptions extends BackstopOptions {
    * DIRECT_SCORING_BELOW, 100); 0 never does. The answer is the same either way.
    */
   directScoringBelow?: number;
+  /**
+   * A read of at most this many master records joins the other small reads of the same turn
+   * of the event loop in one query (stored-records.ts, COALESCE_UP_TO, 32); 0 never joins.
+   */
+  coalesceRecordReadsUpTo?: number;
 }
 
 export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOptions = {}): Catalogue {
@@ -33,15 +39,16 @@ export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOpti
   const agents = new Agents(sql, read);
   const bandcamp = new BandcampReads(sql, read);
   const records = options.recordCache;
+  const stored = new StoredRecords(sql, read, options.coalesceRecordReadsUpTo);
 
   return {
     search: (query, lifetime) => searchDocuments(sql, read, query, abortProbeOf(lifetime), options.directScoringBelow),
     facets: (query, lifetime) => facetCounts(sql, read, query, abortProbeOf(lifetime)),
-    master: async (id, lifetime) => (await mastersByIds(sql, read, [id], lifetime, records))[0] ?? null,
-    masters: (ids, lifetime) => mastersByIds(sql, read, ids, lifetime, records),
-    mastersJson: (ids, lifetime) => masterJsonsByIds(sql, read, ids, lifetime, records),
+    master: async (id, lifetime) => (await mastersByIds(sql, read, stored, [id], lifetime, records))[0] ?? null,
+    masters: (ids, lifetime) => mastersByIds(sql, read, stored, ids, lifetime, records),
+    mastersJson: (ids, lifetime) => masterJsonsByIds(sql, read, stored, ids, lifetime, records),
     masterDossier: (id, lifetime) => masterDossier(sql, read, id, abortProbeOf(lifetime)),
-    masterDetails: (ids, lifetime) => masterDetailsByIds(sql, read, ids, lifetime, records),
+    masterDetails: (ids, lifetime) => masterDetailsByIds(sql, read, stored, ids, lifetime, records),
     findAgent: (key, kind, lifetime) => agents.find(key, kind, abortProbeOf(lifetime)),
     artistDossier: (clusterId, lifetime) => artistDossier(sql, read, bandcamp, clusterId, abortProbeOf(lifetime)),
     labelDossier: (clusterId, lifetime) => labelDossier(sql, read, clusterId, abortProbeOf(lifetime)),

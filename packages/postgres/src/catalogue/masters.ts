@@ -15,19 +15,28 @@ import type { Sql } from 'postgres';
 import { lookupOf, ReferencedIds } from './lookup.js';
 import type { Reader } from './reader.js';
 import type { RecordCache } from './record-cache.js';
+import type { StoredRecords } from './stored-records.js';
 
 type Ref = [id: number, slug: string | null, name: string];
 
 /**
  * Master records in the order of `ids` (each once), missing ids left out, as JSON text. One
  * round trip reads the stored records (master_records, rebuilt by the writer's finish()) as
- * the text they were stored as; a master written since then has none yet and is assembled
- * live (a second round trip), then serialized the same way the stored ones were.
+ * the text they were stored as, joined with other requests' small reads of the same turn
+ * (stored-records.ts); a master written since then has none yet and is assembled live (a
+ * second round trip), then serialized the same way the stored ones were.
  *
  * `lifetime` is the request's: it is only asked whether it ended (`abortProbeOf`), so no
  * AbortSignal is made for it, whether the records come from the cache or a query (issue 14).
  */
-export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly number[], lifetime?: CallOptions, cache?: RecordCache): Promise<MasterJson[]> {
+export async function masterJsonsByIds(
+  sql: Sql,
+  read: Reader,
+  stored: StoredRecords,
+  ids: readonly number[],
+  lifetime?: CallOptions,
+  cache?: RecordCache,
+): Promise<MasterJson[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   let wanted = unique;
@@ -47,15 +56,7 @@ export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly num
   }
   const generation = cache?.currentGeneration ?? null;
   const abort = abortProbeOf(lifetime);
-  // The stored records first, by master_records' primary key alone: a row there means the
-  // master exists (its foreign key cascades), so the masters table is read only for the ids
-  // without one (a master written since the last finish(), or no master at all), which is
-  // rare. The join on masters this replaced cost a second index probe and heap page per id.
-  const rows = await read(
-    abort,
-    () => sql<Array<{ master_id: number; json: string }>>`
-    SELECT master_id, record::text AS json FROM master_records WHERE master_id = ANY(${wanted}::int[])`,
-  );
+  const rows = await stored.byIds(wanted, abort);
   for (const row of rows) {
     byId.set(row.master_id, row.json);
     // Only stored records are kept: a master assembled live has changed since the last finish().
@@ -74,8 +75,15 @@ export async function masterJsonsByIds(sql: Sql, read: Reader, ids: readonly num
   return found;
 }
 
-export async function mastersByIds(sql: Sql, read: Reader, ids: readonly number[], lifetime?: CallOptions, cache?: RecordCache): Promise<MasterData[]> {
-  return (await masterJsonsByIds(sql, read, ids, lifetime, cache)).map((found) => JSON.parse(found.json) as MasterData);
+export async function mastersByIds(
+  sql: Sql,
+  read: Reader,
+  stored: StoredRecords,
+  ids: readonly number[],
+  lifetime?: CallOptions,
+  cache?: RecordCache,
+): Promise<MasterData[]> {
+  return (await masterJsonsByIds(sql, read, stored, ids, lifetime, cache)).map((found) => JSON.parse(found.json) as MasterData);
 }
 
 /**
@@ -148,8 +156,15 @@ export async function masterDossier(sql: Sql, read: Reader, id: number, abort?: 
  * names and slugs their credits reference. The per-master dossier took three or four queries
  * per master, which a 16-client load of v2 artist pages turned into 503 pool_exhausted.
  */
-export async function masterDetailsByIds(sql: Sql, read: Reader, ids: readonly number[], lifetime?: CallOptions, cache?: RecordCache): Promise<MasterDetail[]> {
-  const records = await masterJsonsByIds(sql, read, ids, lifetime, cache);
+export async function masterDetailsByIds(
+  sql: Sql,
+  read: Reader,
+  stored: StoredRecords,
+  ids: readonly number[],
+  lifetime?: CallOptions,
+  cache?: RecordCache,
+): Promise<MasterDetail[]> {
+  const records = await masterJsonsByIds(sql, read, stored, ids, lifetime, cache);
   if (records.length === 0) return [];
   const found = records.map((record) => record.master_id);
   const abort = abortProbeOf(lifetime);
