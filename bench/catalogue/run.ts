@@ -15,7 +15,9 @@
  * BENCH_CLIENTS (8), BENCH_REQUESTS per route (2000), BENCH_ROUTE_MS per route (20000),
  * BENCH_WARMUP requests per route before measuring (400),
  * BENCH_LOADER_HEAP_MB (0; the loader's V8 heap cap, 0 = none), BENCH_SERVE_NODE_FLAGS (node flags of the serving
- * process), CATALOGUE_CACHE_MB (64; the serving process's record cache, 0 = none).
+ * process), BENCH_SERVE_GLIBC_TUNABLES (glibc malloc settings of the serving process, as
+ * docs/hosts.md recommends; '' = glibc's defaults), CATALOGUE_CACHE_MB (64; the serving
+ * process's record cache, 0 = none).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -54,11 +56,20 @@ const only = env.BENCH_ROUTES?.split(',')
  */
 const loaderHeapMb = Number(env.BENCH_LOADER_HEAP_MB ?? 0);
 
+/**
+ * glibc's malloc settings of the serving process, as docs/hosts.md ("Node's memory allocator")
+ * tells operators to start the Node host: with glibc's defaults each ~1 MB batch answer was a
+ * fresh mmap, ~256 page faults and a munmap, two thirds of the batch route's CPU on the bench
+ * machine. BENCH_SERVE_GLIBC_TUNABLES='' measures glibc's defaults.
+ */
+const serveGlibcTunables = env.BENCH_SERVE_GLIBC_TUNABLES ?? 'glibc.malloc.mmap_threshold=16777216:glibc.malloc.trim_threshold=134217728';
+
 /** A TypeScript entry point of this directory in a child node (workspace sources, tsx). */
-function spawnScript(file: string, args: string[], stdio: 'inherit' | 'pipe', nodeFlags: string[] = []): ChildProcess {
+function spawnScript(file: string, args: string[], stdio: 'inherit' | 'pipe', nodeFlags: string[] = [], extraEnv: Record<string, string> = {}): ChildProcess {
   const script = fileURLToPath(new URL(file, import.meta.url));
   return spawn(process.execPath, [...nodeFlags, '--conditions=catalogue-source', '--import', 'tsx', script, ...args], {
     stdio: ['ignore', 'pipe', stdio === 'inherit' ? 'inherit' : 'pipe'],
+    env: { ...process.env, ...extraEnv },
   });
 }
 
@@ -108,7 +119,7 @@ if (present === 0) {
 const targets = await sampleTargets(database.url);
 // BENCH_SERVE_NODE_FLAGS: node flags of the serving process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
 const serveFlags = env.BENCH_SERVE_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-const server = spawnScript('./serve.ts', [database.url], 'inherit', serveFlags);
+const server = spawnScript('./serve.ts', [database.url], 'inherit', serveFlags, serveGlibcTunables ? { GLIBC_TUNABLES: serveGlibcTunables } : {});
 const results: Array<{ route: MeasuredRoute; result: Percentiles; cpu: CpuPerRequest }> = [];
 const meter = new CpuMeter(database.url, server.pid as number);
 try {
