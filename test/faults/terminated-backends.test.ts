@@ -8,6 +8,7 @@ import { createServiceFromEnv, type HostedService } from '@catalogue/host-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
 import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../conformance/databases.js';
+import { issueKeyOverHttp } from '../support/admin-keys.js';
 import { fixtureData } from '../support/fixture-data.js';
 
 const ADMIN_TOKEN = 'terminate-admin-token-0123456789ab';
@@ -24,12 +25,7 @@ beforeAll(async () => {
   await loadCatalogue(db, fixtureData());
   hosted = await createServiceFromEnv({ DATABASE_URL: db.url, ADMIN_TOKEN, LOG_LEVEL: 'error' }, { logger: { log: (record) => logged.push(record) } });
   running = await listen(createNodeServer(hosted.service, { trustProxy: false }), 0, '127.0.0.1', 1_000);
-  const issued = await fetch(`${running.url}/api/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'load@example.com', limits: { burst_per_minute: 1_000_000, concurrency: 100 } }),
-  });
-  key = ((await issued.json()) as { key: string }).key;
+  key = await issueKeyOverHttp(running.url, ADMIN_TOKEN, { email: 'load@example.com', limits: { burst_per_minute: 1_000_000, concurrency: 100 } });
 }, 60_000);
 
 afterAll(async () => {

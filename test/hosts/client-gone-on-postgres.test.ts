@@ -11,6 +11,7 @@ import type { ReservedSql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
 import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../conformance/databases.js';
+import { issueKeyOverHttp } from '../support/admin-keys.js';
 import { fixtureData } from '../support/fixture-data.js';
 import { openSocket } from '../support/raw-socket.js';
 
@@ -25,12 +26,7 @@ beforeAll(async () => {
   await loadCatalogue(db, fixtureData());
   hosted = await createServiceFromEnv({ DATABASE_URL: db.url, ADMIN_TOKEN, LOG_LEVEL: 'error' });
   running = await listen(createNodeServer(hosted.service, { trustProxy: false }), 0, '127.0.0.1', 1_000);
-  const issued = await fetch(`${running.url}/api/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'gone@example.com' }),
-  });
-  key = ((await issued.json()) as { key: string }).key;
+  key = await issueKeyOverHttp(running.url, ADMIN_TOKEN, { email: 'gone@example.com' });
 }, 60_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { type BackstopOptions, guardFor } from '../backstops.js';
 import { Agents } from './agents.js';
 import { BandcampReads } from './bandcamp.js';
 import { artistDossier, festivalDossier, labelDossier } from './dossiers.js';
-import { masterDetailsByIds, masterDossier, masterJsonsByIds, mastersByIds } from './masters.js';
+import { type MasterReads, masterDetailsByIds, masterDossier, masterJsonsByIds, mastersByIds } from './masters.js';
 import type { Reader } from './reader.js';
 import type { RecordCache } from './record-cache.js';
 import { facetCounts, searchDocuments } from './search.js';
@@ -38,17 +38,21 @@ export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOpti
   const read: Reader = (abort, build) => guard.query(abort, build);
   const agents = new Agents(sql, read);
   const bandcamp = new BandcampReads(sql, read);
-  const records = options.recordCache;
-  const stored = new StoredRecords(sql, read, options.coalesceRecordReadsUpTo);
+  const masterReads: MasterReads = {
+    sql,
+    read,
+    stored: new StoredRecords(sql, read, options.coalesceRecordReadsUpTo),
+    cache: options.recordCache,
+  };
 
   return {
     search: (query, lifetime) => searchDocuments(sql, read, query, abortProbeOf(lifetime), options.directScoringBelow),
     facets: (query, lifetime) => facetCounts(sql, read, query, abortProbeOf(lifetime)),
-    master: async (id, lifetime) => (await mastersByIds(sql, read, stored, [id], lifetime, records))[0] ?? null,
-    masters: (ids, lifetime) => mastersByIds(sql, read, stored, ids, lifetime, records),
-    mastersJson: (ids, lifetime) => masterJsonsByIds(sql, read, stored, ids, lifetime, records),
+    master: async (id, lifetime) => (await mastersByIds(masterReads, [id], lifetime))[0] ?? null,
+    masters: (ids, lifetime) => mastersByIds(masterReads, ids, lifetime),
+    mastersJson: (ids, lifetime) => masterJsonsByIds(masterReads, ids, lifetime),
     masterDossier: (id, lifetime) => masterDossier(sql, read, id, abortProbeOf(lifetime)),
-    masterDetails: (ids, lifetime) => masterDetailsByIds(sql, read, stored, ids, lifetime, records),
+    masterDetails: (ids, lifetime) => masterDetailsByIds(masterReads, ids, lifetime),
     findAgent: (key, kind, lifetime) => agents.find(key, kind, abortProbeOf(lifetime)),
     artistDossier: (clusterId, lifetime) => artistDossier(sql, read, bandcamp, clusterId, abortProbeOf(lifetime)),
     labelDossier: (clusterId, lifetime) => labelDossier(sql, read, clusterId, abortProbeOf(lifetime)),

@@ -29,14 +29,16 @@ type Ref = [id: number, slug: string | null, name: string];
  * `lifetime` is the request's: it is only asked whether it ended (`abortProbeOf`), so no
  * AbortSignal is made for it, whether the records come from the cache or a query (issue 14).
  */
-export async function masterJsonsByIds(
-  sql: Sql,
-  read: Reader,
-  stored: StoredRecords,
-  ids: readonly number[],
-  lifetime?: CallOptions,
-  cache?: RecordCache,
-): Promise<MasterJson[]> {
+/** What the master record reads use: the pool, its backstops, the joined stored-record reads and the kept records. */
+export interface MasterReads {
+  sql: Sql;
+  read: Reader;
+  stored: StoredRecords;
+  cache?: RecordCache | undefined;
+}
+
+export async function masterJsonsByIds(reads: MasterReads, ids: readonly number[], lifetime?: CallOptions): Promise<MasterJson[]> {
+  const { sql, read, stored, cache } = reads;
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   let wanted = unique;
@@ -75,15 +77,8 @@ export async function masterJsonsByIds(
   return found;
 }
 
-export async function mastersByIds(
-  sql: Sql,
-  read: Reader,
-  stored: StoredRecords,
-  ids: readonly number[],
-  lifetime?: CallOptions,
-  cache?: RecordCache,
-): Promise<MasterData[]> {
-  return (await masterJsonsByIds(sql, read, stored, ids, lifetime, cache)).map((found) => JSON.parse(found.json) as MasterData);
+export async function mastersByIds(reads: MasterReads, ids: readonly number[], lifetime?: CallOptions): Promise<MasterData[]> {
+  return (await masterJsonsByIds(reads, ids, lifetime)).map((found) => JSON.parse(found.json) as MasterData);
 }
 
 /**
@@ -156,15 +151,9 @@ export async function masterDossier(sql: Sql, read: Reader, id: number, abort?: 
  * names and slugs their credits reference. The per-master dossier took three or four queries
  * per master, which a 16-client load of v2 artist pages turned into 503 pool_exhausted.
  */
-export async function masterDetailsByIds(
-  sql: Sql,
-  read: Reader,
-  stored: StoredRecords,
-  ids: readonly number[],
-  lifetime?: CallOptions,
-  cache?: RecordCache,
-): Promise<MasterDetail[]> {
-  const records = await masterJsonsByIds(sql, read, stored, ids, lifetime, cache);
+export async function masterDetailsByIds(reads: MasterReads, ids: readonly number[], lifetime?: CallOptions): Promise<MasterDetail[]> {
+  const { sql, read } = reads;
+  const records = await masterJsonsByIds(reads, ids, lifetime);
   if (records.length === 0) return [];
   const found = records.map((record) => record.master_id);
   const abort = abortProbeOf(lifetime);

@@ -109,10 +109,14 @@ describe('StoredRecords on PostgreSQL', () => {
   it('with coalescing off, every read is its own query', async () => {
     let own = 0;
     const guard = new QueryGuard(10);
-    const alone = new StoredRecords(sql, (abort, build) => {
-      own++;
-      return guard.query(abort, build);
-    }, 0);
+    const alone = new StoredRecords(
+      sql,
+      (abort, build) => {
+        own++;
+        return guard.query(abort, build);
+      },
+      0,
+    );
     await Promise.all([alone.byIds([1], undefined), alone.byIds([2], undefined)]);
     expect(own).toBe(2);
   });
