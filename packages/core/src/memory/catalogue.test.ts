@@ -7,6 +7,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { artistStub } from '../catalogue/agent-stubs.js';
 import { type ArtistRow, type BandcampObservation, type CatalogueData, clusterIdOf, emptyCatalogueData, type MasterRow, type ReleaseRow } from '../dataset.js';
+import { CLIENT_GONE, DeadlineQueue } from '../http/deadline.js';
+import type { SearchQuery } from '../ports/index.js';
 import type { SearchHitData } from '../schemas/records.js';
 import {
   ArtistDossierSchema,
@@ -674,5 +676,20 @@ describe('signals', () => {
     expect(await empty.tastemakers({ kind: null, limit: 5 })).toEqual({ as_of: null, items: [] });
     expect(await empty.onesToWatch({ genre: null, limit: 5 })).toEqual({ as_of: null, items: [] });
     expect(await empty.bandcampManifest({ tag: null, limit: 5, after: null })).toEqual({ as_of: null, artists: [] });
+  });
+});
+
+describe('the memory catalogue and the request lifetime', () => {
+  it('refuses a call whose lifetime ended, asking the lifetime (no signal made) or a caller signal', async () => {
+    const catalogue = createMemoryCatalogue(emptyCatalogueData());
+    const query = { q: 'nova', type: 'all', filters: {}, limit: 5 } as unknown as SearchQuery;
+    const ended = new DeadlineQueue(1000).start({ [CLIENT_GONE]: () => true });
+    await expect(catalogue.search(query, ended)).rejects.toMatchObject({ status: 504, code: 'request_aborted' });
+    const live = new DeadlineQueue(1000).start({ [CLIENT_GONE]: () => false });
+    await expect(catalogue.search(query, live)).resolves.toEqual([]);
+    live.dispose();
+    const controller = new AbortController();
+    controller.abort(new Error('caller gave up'));
+    await expect(catalogue.search(query, { signal: controller.signal })).rejects.toThrow('caller gave up');
   });
 });

@@ -28,6 +28,7 @@ import { bandcampSignalsOf } from '../catalogue/signals/bandcamp-signals.js';
 import { breakoutsQuery, onesToWatchQuery, tastemakersQuery } from '../catalogue/signals/engine.js';
 import { nameKey } from '../catalogue/text.js';
 import { type CatalogueData, clusterIdOf, kindOfClusterId, type MasterRow, sourceIdOfClusterId } from '../dataset.js';
+import { requestAborted } from '../http/deadline.js';
 import type {
   AgentIdentity,
   AgentKey,
@@ -44,7 +45,16 @@ import { buildCatalogueIndex, type CatalogueIndex, mainReleaseOf } from './catal
 
 const AGENT_KINDS: AgentKind[] = ['artist', 'label', 'festival'];
 
+/**
+ * Refuses a call whose request ended. The service's lifetime answers `aborted` without making
+ * its AbortSignal (an AbortController and a listener per request, issue 14); a caller's own
+ * `{ signal }` throws its own reason, as before.
+ */
 function checkSignal(lifetime?: CallOptions): void {
+  if (lifetime !== undefined && 'aborted' in lifetime) {
+    if (lifetime.aborted) throw requestAborted();
+    return;
+  }
   lifetime?.signal?.throwIfAborted();
 }
 
