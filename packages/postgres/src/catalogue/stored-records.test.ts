@@ -92,6 +92,33 @@ describe('StoredRecords on PostgreSQL', () => {
     expect(idsOf(await stored.byIds([10], undefined))).toEqual([10]);
   });
 
+  it('answers every joined read 503 database_unavailable when the backend running the query is terminated, and reads again after', async () => {
+    const holder = await sql.reserve();
+    try {
+      await holder`BEGIN`;
+      await holder`LOCK TABLE master_records IN ACCESS EXCLUSIVE MODE`;
+      const reads = [caught(stored.byIds([12], undefined)), caught(stored.byIds([13, 14], undefined))];
+      // The joined query waits on the lock: end its backend as a restart or an operator would.
+      let terminated = 0;
+      for (let i = 0; i < 100 && terminated === 0; i++) {
+        const [row] = await db.sql<Array<{ n: number }>>`
+          SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM master_records%'`;
+        terminated = row?.n ?? 0;
+        if (terminated === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(terminated).toBe(1);
+      expect(await Promise.all(reads)).toMatchObject([
+        { status: 503, code: 'database_unavailable' },
+        { status: 503, code: 'database_unavailable' },
+      ]);
+    } finally {
+      await holder`ROLLBACK`;
+      holder.release();
+    }
+    expect(idsOf(await stored.byIds([12], undefined))).toEqual([12]);
+  });
+
   it('never joins a large read, and splits joined reads past 256 ids', async () => {
     queries = 0;
     const large = Array.from({ length: COALESCE_UP_TO + 1 }, (_, i) => 100 + i);
