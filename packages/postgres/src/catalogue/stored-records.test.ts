@@ -44,6 +44,19 @@ describe('StoredRecords on PostgreSQL', () => {
     await db?.drop();
   });
 
+  /** Runs `work` while another transaction holds master_records locked, so a query on it waits. */
+  async function whileRecordsLocked(work: () => Promise<void>): Promise<void> {
+    const holder = await sql.reserve();
+    try {
+      await holder`BEGIN`;
+      await holder`LOCK TABLE master_records IN ACCESS EXCLUSIVE MODE`;
+      await work();
+    } finally {
+      await holder`ROLLBACK`;
+      holder.release();
+    }
+  }
+
   it('joins the small reads of one turn in one query and answers each with its own records', async () => {
     queries = 0;
     const reads = [stored.byIds([1], undefined), stored.byIds([2, 3], undefined), stored.byIds([3, 999], undefined), stored.byIds([4], undefined)];
@@ -76,27 +89,18 @@ describe('StoredRecords on PostgreSQL', () => {
   });
 
   it('shares a failure of the joined query with every read in it (a statement timeout is 504 query_timeout)', async () => {
-    const holder = await sql.reserve();
-    try {
-      await holder`BEGIN`;
-      await holder`LOCK TABLE master_records IN ACCESS EXCLUSIVE MODE`;
+    await whileRecordsLocked(async () => {
       const failures = await Promise.all([caught(stored.byIds([10], undefined)), caught(stored.byIds([11], undefined))]);
       expect(failures).toMatchObject([
         { status: 504, code: 'query_timeout' },
         { status: 504, code: 'query_timeout' },
       ]);
-    } finally {
-      await holder`ROLLBACK`;
-      holder.release();
-    }
+    });
     expect(idsOf(await stored.byIds([10], undefined))).toEqual([10]);
   });
 
   it('answers every joined read 503 database_unavailable when the backend running the query is terminated, and reads again after', async () => {
-    const holder = await sql.reserve();
-    try {
-      await holder`BEGIN`;
-      await holder`LOCK TABLE master_records IN ACCESS EXCLUSIVE MODE`;
+    await whileRecordsLocked(async () => {
       const reads = [caught(stored.byIds([12], undefined)), caught(stored.byIds([13, 14], undefined))];
       // The joined query waits on the lock: end its backend as a restart or an operator would.
       let terminated = 0;
@@ -112,10 +116,7 @@ describe('StoredRecords on PostgreSQL', () => {
         { status: 503, code: 'database_unavailable' },
         { status: 503, code: 'database_unavailable' },
       ]);
-    } finally {
-      await holder`ROLLBACK`;
-      holder.release();
-    }
+    });
     expect(idsOf(await stored.byIds([12], undefined))).toEqual([12]);
   });
 
