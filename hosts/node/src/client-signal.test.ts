@@ -1,63 +1,54 @@
 /** The Node host's request.signal (client-signal.ts): aborted when the client goes away, as the bridge's was. */
 
-import { CLIENT_GONE, type Service } from '@catalogue/core';
+import { CLIENT_GONE } from '@catalogue/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeServiceHost, serveFakeService } from '../../../test/support/fake-service-host.js';
 import { openSocket } from '../../../test/support/raw-socket.js';
-import { createNodeServer, listen, type RunningServer } from './serve.js';
 
 describe('the Node host request.signal', () => {
-  let running: RunningServer;
-  /** What each request's handler saw, by path. */
-  const seen = new Map<string, Promise<string>>();
+  let host: FakeServiceHost;
 
   beforeAll(async () => {
-    const service = {
-      fetch: async (request: Request) => {
-        const path = new URL(request.url).pathname;
-        if (path === '/wait') {
-          // Reads the signal at once and waits for the client to go away.
-          const signal = request.signal;
-          seen.set(path, new Promise((resolve) => signal.addEventListener('abort', () => resolve(`aborted: ${signal.reason}`))));
-          return new Promise<Response>(() => {});
-        }
-        if (path === '/late') {
-          // Reads the signal only once the client is gone.
+    host = await serveFakeService(async (request, seen) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/wait') {
+        // Reads the signal at once and waits for the client to go away.
+        const signal = request.signal;
+        seen.set(path, new Promise((resolve) => signal.addEventListener('abort', () => resolve(`aborted: ${signal.reason}`))));
+        return new Promise<Response>(() => {});
+      }
+      if (path === '/late') {
+        // Reads the signal only once the client is gone.
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const signal = request.signal;
+        seen.set(path, Promise.resolve(signal.aborted ? `aborted: ${signal.reason}` : 'not aborted'));
+        return new Response('late');
+      }
+      if (path === '/probe-late' || path === '/probe-done') {
+        // Core's CLIENT_GONE probe, asked once the client left (or once the answer is out).
+        const probed = request as unknown as { [CLIENT_GONE]: () => boolean };
+        const probe = () => probed[CLIENT_GONE]();
+        if (path === '/probe-late') {
           await new Promise((resolve) => setTimeout(resolve, 150));
-          const signal = request.signal;
-          seen.set(path, Promise.resolve(signal.aborted ? `aborted: ${signal.reason}` : 'not aborted'));
+          seen.set(path, Promise.resolve(probe() ? 'gone' : 'here'));
           return new Response('late');
         }
-        if (path === '/probe-late' || path === '/probe-done') {
-          // Core's CLIENT_GONE probe, asked once the client left (or once the answer is out).
-          const probed = request as unknown as { [CLIENT_GONE]: () => boolean };
-          const probe = () => probed[CLIENT_GONE]();
-          if (path === '/probe-late') {
-            await new Promise((resolve) => setTimeout(resolve, 150));
-            seen.set(path, Promise.resolve(probe() ? 'gone' : 'here'));
-            return new Response('late');
-          }
-          seen.set(path, new Promise((resolve) => setTimeout(() => resolve(probe() ? 'gone' : 'here'), 100)));
-          return new Response('done');
-        }
-        if (path === '/done') {
-          const signal = request.signal;
-          const body = request.method === 'POST' ? await request.text() : '';
-          seen.set(path, new Promise((resolve) => setTimeout(() => resolve(signal.aborted ? 'aborted' : 'not aborted'), 100)));
-          return new Response(`done ${body}`);
-        }
-        return new Response('?', { status: 404 });
-      },
-    } as unknown as Service;
-    running = await listen(createNodeServer(service, { trustProxy: false }), 0, '127.0.0.1', 1_000);
+        seen.set(path, new Promise((resolve) => setTimeout(() => resolve(probe() ? 'gone' : 'here'), 100)));
+        return new Response('done');
+      }
+      if (path === '/done') {
+        const signal = request.signal;
+        const body = request.method === 'POST' ? await request.text() : '';
+        seen.set(path, new Promise((resolve) => setTimeout(() => resolve(signal.aborted ? 'aborted' : 'not aborted'), 100)));
+        return new Response(`done ${body}`);
+      }
+      return new Response('?', { status: 404 });
+    });
   });
-  afterAll(() => running.close());
+  afterAll(() => host.running.close());
 
-  const open = () => openSocket(running.url);
-  /** Once the handler of `path` ran: what it saw, wrapped (an async function would wait for the promise itself). */
-  const until = async (path: string): Promise<{ outcome: Promise<string> }> => {
-    while (!seen.has(path)) await new Promise((resolve) => setTimeout(resolve, 5));
-    return { outcome: seen.get(path) as Promise<string> };
-  };
+  const open = () => openSocket(host.running.url);
+  const until = (path: string) => host.until(path);
 
   it('aborts when the client closes the connection before the answer', async () => {
     const socket = await open();
@@ -78,7 +69,7 @@ describe('the Node host request.signal', () => {
   });
 
   it('stays quiet for a request answered in full, and a body can still be read', async () => {
-    const answer = await fetch(`${running.url}/done`, { method: 'POST', body: 'payload' });
+    const answer = await fetch(`${host.running.url}/done`, { method: 'POST', body: 'payload' });
     expect(await answer.text()).toBe('done payload');
     expect(await (await until('/done')).outcome).toBe('not aborted');
   });
@@ -92,7 +83,7 @@ describe('the Node host request.signal', () => {
   });
 
   it('the CLIENT_GONE probe says here for a request answered in full, after the connection closed too', async () => {
-    const answer = await fetch(`${running.url}/probe-done`, { headers: { connection: 'close' } });
+    const answer = await fetch(`${host.running.url}/probe-done`, { headers: { connection: 'close' } });
     expect(await answer.text()).toBe('done');
     expect(await (await until('/probe-done')).outcome).toBe('here');
   });

@@ -1,9 +1,8 @@
 /** The Node host's request.body for a declared Content-Length (incoming-body.ts): read from the IncomingMessage, no full Request. */
 
-import type { Service } from '@catalogue/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeServiceHost, serveFakeService } from '../../../test/support/fake-service-host.js';
 import { openSocket } from '../../../test/support/raw-socket.js';
-import { createNodeServer, listen, type RunningServer } from './serve.js';
 
 /** Whether the bridge built its full undici Request for `request` (its cache sits behind a symbol named requestCache). */
 function builtFullRequest(request: Request): boolean {
@@ -30,39 +29,34 @@ async function readCapped(body: ReadableStream<Uint8Array>, cap: number): Promis
 }
 
 describe('the Node host request.body', () => {
-  let running: RunningServer;
-  /** What each request's handler saw, by path. */
-  const seen = new Map<string, Promise<string>>();
+  let host: FakeServiceHost;
 
   beforeAll(async () => {
-    const service = {
-      fetch: async (request: Request) => {
-        const path = new URL(request.url).pathname;
-        if (path === '/stream') {
-          const text = await readCapped(request.body as ReadableStream<Uint8Array>, 1024);
-          return Response.json({ text, full: builtFullRequest(request) });
-        }
-        if (path === '/json') {
-          const parsed = await request.json();
-          return Response.json({ parsed, full: builtFullRequest(request) });
-        }
-        if (path === '/gone') {
-          const outcome = readCapped(request.body as ReadableStream<Uint8Array>, 1 << 20).then(
-            (text) => `read ${text.length}`,
-            (error: unknown) => `failed: ${String(error)}`,
-          );
-          seen.set(path, outcome);
-          await outcome;
-          return new Response('late');
-        }
-        return new Response('?', { status: 404 });
-      },
-    } as unknown as Service;
-    running = await listen(createNodeServer(service, { trustProxy: false }), 0, '127.0.0.1', 1_000);
+    host = await serveFakeService(async (request, seen) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/stream') {
+        const text = await readCapped(request.body as ReadableStream<Uint8Array>, 1024);
+        return Response.json({ text, full: builtFullRequest(request) });
+      }
+      if (path === '/json') {
+        const parsed = await request.json();
+        return Response.json({ parsed, full: builtFullRequest(request) });
+      }
+      if (path === '/gone') {
+        const outcome = readCapped(request.body as ReadableStream<Uint8Array>, 1 << 20).then(
+          (text) => `read ${text.length}`,
+          (error: unknown) => `failed: ${String(error)}`,
+        );
+        seen.set(path, outcome);
+        await outcome;
+        return new Response('late');
+      }
+      return new Response('?', { status: 404 });
+    });
   });
-  afterAll(() => running.close());
+  afterAll(() => host.running.close());
 
-  const open = () => openSocket(running.url);
+  const open = () => openSocket(host.running.url);
 
   it('reads a declared body sent in pieces, without the full Request', async () => {
     const socket = await open();
@@ -82,24 +76,24 @@ describe('the Node host request.body', () => {
   });
 
   it('answers json() from the same stream', async () => {
-    const answer = await fetch(`${running.url}/json`, { method: 'POST', body: '{"ids":[7]}', headers: { 'content-type': 'application/json' } });
+    const answer = await fetch(`${host.running.url}/json`, { method: 'POST', body: '{"ids":[7]}', headers: { 'content-type': 'application/json' } });
     expect(await answer.json()).toEqual({ parsed: { ids: [7] }, full: false });
   });
 
   it('stops at a reader cancel past its cap, and the connection serves the next request', async () => {
     const big = 'x'.repeat(200_000);
-    const first = await fetch(`${running.url}/stream`, { method: 'POST', body: big });
+    const first = await fetch(`${host.running.url}/stream`, { method: 'POST', body: big });
     expect(await first.json()).toEqual({ text: 'over 1024', full: false });
-    const second = await fetch(`${running.url}/stream`, { method: 'POST', body: 'small' });
+    const second = await fetch(`${host.running.url}/stream`, { method: 'POST', body: 'small' });
     expect(await second.json()).toEqual({ text: 'small', full: false });
   });
 
   it('errors the read when the client goes away before the end of the body', async () => {
     const socket = await open();
     socket.write('POST /gone HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\npartial');
-    while (!seen.has('/gone')) await new Promise((resolve) => setTimeout(resolve, 5));
+    const { outcome } = await host.until('/gone');
     await new Promise((resolve) => setTimeout(resolve, 20));
     socket.destroy();
-    expect(await seen.get('/gone')).toMatch(/^failed: Error: aborted/);
+    expect(await outcome).toMatch(/^failed: Error: aborted/);
   });
 });

@@ -28,7 +28,7 @@ import { bandcampSignalsOf } from '../catalogue/signals/bandcamp-signals.js';
 import { breakoutsQuery, onesToWatchQuery, tastemakersQuery } from '../catalogue/signals/engine.js';
 import { nameKey } from '../catalogue/text.js';
 import { type CatalogueData, clusterIdOf, kindOfClusterId, type MasterRow, sourceIdOfClusterId } from '../dataset.js';
-import { requestAborted } from '../http/deadline.js';
+import { abortProbeOf, requestAborted } from '../http/deadline.js';
 import type {
   AgentIdentity,
   AgentKey,
@@ -51,10 +51,9 @@ const AGENT_KINDS: AgentKind[] = ['artist', 'label', 'festival'];
  * `{ signal }` throws its own reason, as before.
  */
 function checkSignal(lifetime?: CallOptions): void {
-  if (lifetime !== undefined && 'aborted' in lifetime) {
-    if (lifetime.aborted) throw requestAborted();
-    return;
-  }
+  const probe = abortProbeOf(lifetime);
+  if (!probe?.aborted) return;
+  if (probe === lifetime) throw requestAborted();
   lifetime?.signal?.throwIfAborted();
 }
 
