@@ -35,7 +35,7 @@ const ROUTES: Record<string, (targets: Targets, i: number) => (c: Catalogue) => 
   'facets-q': (t, i) => (c) => c.facets({ ...filtersOf(t.searchQueries[i] as string), facets: FACETS, limit: 20 }, {}),
   'facets-all': () => (c) => c.facets({ q: null, filters: {}, facets: FACETS, limit: 20 }, {}),
   master: (t, i) => (c) => c.master(t.masterIds[i] as number, {}),
-  'batch-500': (t, i) => (c) => c.masters(t.batchIds.slice(i * 500, i * 500 + 500), {}),
+  'batch-500': (t, i) => (c) => c.masters(t.masterIds.slice(i * 500, i * 500 + 500), {}),
   resolve: (t, i) => (c) => c.resolve({ by: 'q', q: t.artistNames[i] as string }, {}),
   'artist-dossier': (t, i) => (c) => c.artistDossier(t.artistClusterIds[i] as number, {}),
 };

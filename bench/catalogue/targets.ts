@@ -10,8 +10,6 @@ export interface Targets {
   /** Query strings of search and facets: q + genre + style, taken from one master. */
   searchQueries: string[];
   masterIds: number[];
-  /** The first BATCH_SAMPLES of masterIds. */
-  batchIds: number[];
   artistNames: string[];
   artistClusterIds: number[];
 }
@@ -23,7 +21,7 @@ const FUNCTION_WORDS = new Set(['the', 'and', 'for']);
  * cache, as a read of the catalogue's long tail does), so there must be more of them than a
  * route's warm-up and measured requests together (run.ts caps the route there).
  */
-export const MASTER_SAMPLES = 100_000;
+const MASTER_SAMPLES = 100_000;
 /**
  * The batch route's ids: the first 5,000 sampled (a multiple of the batch size, so each batch
  * of consecutive ids holds distinct ids), repeating every ten batches as before the session of 2026-11-26 22:00.
@@ -56,7 +54,6 @@ export async function sampleTargets(url: string): Promise<Targets> {
     return {
       searchQueries,
       masterIds: masters.map((master) => master.id),
-      batchIds: masters.slice(0, BATCH_SAMPLES).map((master) => master.id),
       artistNames: artists.map((artist) => artist.name),
       artistClusterIds: artists.map((artist) => artist.cluster_id),
     };

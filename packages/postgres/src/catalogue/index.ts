@@ -1,8 +1,8 @@
 /**
  * createPostgresCatalogue: the Catalogue port on PostgreSQL. Each call fetches the rows that
  * concern the answer and assembles it with the same pure functions the memory catalogue uses
- * (core's catalogue/), so both answer identically. Every query goes through the backstops
- * with the request's AbortSignal.
+ * (core's catalogue/), so both answer identically. Every query goes through the backstops,
+ * which ask the request's lifetime whether it ended (core's abortProbeOf).
  */
 import { abortProbeOf, type Catalogue, kindOfClusterId, sourceIdOfClusterId } from '@catalogue/core';
 import type { Sql } from 'postgres';

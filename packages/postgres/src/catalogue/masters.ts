@@ -19,6 +19,14 @@ import type { StoredRecords } from './stored-records.js';
 
 type Ref = [id: number, slug: string | null, name: string];
 
+/** What the master record reads use: the pool, its backstops, the joined stored-record reads and the kept records. */
+export interface MasterReads {
+  sql: Sql;
+  read: Reader;
+  stored: StoredRecords;
+  cache?: RecordCache | undefined;
+}
+
 /**
  * Master records in the order of `ids` (each once), missing ids left out, as JSON text. One
  * round trip reads the stored records (master_records, rebuilt by the writer's finish()) as
@@ -29,14 +37,6 @@ type Ref = [id: number, slug: string | null, name: string];
  * `lifetime` is the request's: it is only asked whether it ended (`abortProbeOf`), so no
  * AbortSignal is made for it, whether the records come from the cache or a query (issue 14).
  */
-/** What the master record reads use: the pool, its backstops, the joined stored-record reads and the kept records. */
-export interface MasterReads {
-  sql: Sql;
-  read: Reader;
-  stored: StoredRecords;
-  cache?: RecordCache | undefined;
-}
-
 export async function masterJsonsByIds(reads: MasterReads, ids: readonly number[], lifetime?: CallOptions): Promise<MasterJson[]> {
   const { sql, read, stored, cache } = reads;
   const unique = [...new Set(ids)];

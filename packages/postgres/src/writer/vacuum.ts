@@ -25,8 +25,8 @@ const CATALOGUE_TABLES = [
   'signal_tastemakers',
   'signal_ones_to_watch',
   'search_documents',
-  // The master and batch routes' table: unvacuumed after an import, its first reads wrote hint
-  // bits back page by page (a master read cost PostgreSQL ~300 µs instead of ~110, issue 14).
+  // The master and batch routes' table: left out, it had no statistics, visibility map or hint
+  // bits after an import until autovacuum came by (never, where autovacuum is off; issue 14).
   'master_records',
   'search_terms',
   'search_style_words',
