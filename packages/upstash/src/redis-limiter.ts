@@ -166,6 +166,18 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     return names;
   }
 
+  // A spike on a counter that is missing answers `seed` to every admit of it at once: they share
+  // one durable read (issue 27), not one PostgreSQL query each against the pool's backstop.
+  const seedReads = new Map<string, Promise<number>>();
+  function durableUsage(monthKey: string, customerId: string, environment: Environment, month: string): Promise<number> {
+    let read = seedReads.get(monthKey);
+    if (read === undefined) {
+      read = accounts.getUsage(customerId, environment, month).finally(() => seedReads.delete(monthKey));
+      seedReads.set(monthKey, read);
+    }
+    return read;
+  }
+
   async function runAdmit(request: AdmitRequest, call: NumberedCall, month: string): Promise<Reply> {
     const { customerId, environment, keyId, policy, now } = request;
     const { id: callId, marker } = call;
@@ -199,7 +211,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
     if (folded) releases.landed(folded);
     if (reply[0] !== 'seed') return reply;
     // The month counter is missing (new month, or Redis restarted empty): seed it from durable usage.
-    const durable = await accounts.getUsage(customerId, environment, month);
+    const durable = await durableUsage(names.month, customerId, environment, month);
     args[SEED_ARG] = String(durable);
     const seeded = await inTime.wrap(admitScript.exec(scriptKeys, args));
     if (seeded[0] === 'seed') throw new Error('month counter could not be seeded');
@@ -223,7 +235,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
         );
       let reply = await inBackgroundTime.wrap(replayScript.exec(scriptKeys, args('')));
       if (reply[0] === 'seed') {
-        const durable = await accounts.getUsage(group.customerId, group.environment, group.month);
+        const durable = await durableUsage(monthKey, group.customerId, group.environment, group.month);
         reply = await inBackgroundTime.wrap(replayScript.exec(scriptKeys, args(String(durable))));
       }
       if (reply[0] !== 'ok') throw new Error('month counter could not be seeded for replay');

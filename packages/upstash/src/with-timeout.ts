@@ -1,8 +1,23 @@
 /**
- * Store calls with a time limit. Every call of one limit shares one deadline list and one timer
- * (issue 14: a timer set and cleared per call sat on the gate's hot path): as the limit is the
- * same for all of them, calls fall due in the order they were made, so the list is a queue and
- * the timer only ever waits for its head.
+ * Store calls with a time limit that measures the store, not the host (issue 27).
+ *
+ * A deadline counts from when the call left the process, and it is only declared missed after
+ * the event loop has looked for the reply once the deadline has passed:
+ * - **From the send.** The limiter's commands of one event-loop turn leave together at the turn's
+ *   end (tcp-sender.ts uncorks in a setImmediate), so a call's `ms` start there too: a host busy
+ *   with a spike of requests in one turn does not spend the store's time.
+ * - **After an I/O poll.** The timer fires in the loop's timers phase, before the poll phase reads
+ *   the sockets. A host whose loop was late (a busy turn) would otherwise time out replies that
+ *   arrived long ago and sit unread in the socket. So an expired call is rejected in the check
+ *   phase (setImmediate) of the same loop iteration, after a poll phase that began past its
+ *   deadline: it fails only if the store had not answered `ms` after the call was sent.
+ * So docs/decisions.md §8's "slower than 50 ms" is the store's latency, and rule 9's fail open
+ * happens only when the store is really unreachable or slow, never because the host was busy.
+ *
+ * Every call of one limit shares one deadline list and one timer (issue 14: a timer set and
+ * cleared per call sat on the gate's hot path): as the limit is the same for all of them, calls
+ * fall due in the order they were sent, so the list is a queue and the timer only ever waits
+ * for its head.
  */
 
 /** Rejects when `work` has not settled within `ms`; the store call itself may still land later. */
@@ -14,62 +29,90 @@ export class StoreTimeoutError extends Error {
 }
 
 export interface TimeLimit {
-  /** `work`'s outcome, or a StoreTimeoutError once `ms` have passed without one. */
+  /** `work`'s outcome, or a StoreTimeoutError once `ms` have passed since it was sent without one. */
   wrap<T>(work: Promise<T>): Promise<T>;
 }
 
 /** A call waiting for its outcome; `reject` is null once it settled. */
 class Pending {
   next: Pending | null = null;
-  constructor(
-    readonly due: number,
-    public reject: ((error: Error) => void) | null,
-  ) {}
+  /** Infinity until the turn it was made in has ended (and its command was written). */
+  due = Number.POSITIVE_INFINITY;
+  constructor(public reject: ((error: Error) => void) | null) {}
 }
 
 export function timeLimit(ms: number): TimeLimit {
   let head: Pending | null = null;
   let tail: Pending | null = null;
-  let armed = false;
+  /** The calls of the current turn, stamped with their deadline at its end. */
+  let unstamped: Pending[] = [];
+  /** A sweep (timer) or a confirmation (setImmediate) is scheduled. */
+  let scheduled = false;
 
   const arm = (first: Pending) => {
-    armed = true;
+    scheduled = true;
     // Unreferenced: a call in flight holds its socket or request open anyway, and a settled
     // head must not keep a process alive until its deadline.
     setTimeout(sweep, Math.max(0, first.due - performance.now())).unref();
   };
 
-  /** Settled calls leave from the front at once, so a busy list holds no garbage for `ms`. */
-  const settle = (pending: Pending) => {
-    pending.reject = null;
-    if (pending !== head) return;
+  /** Drops settled calls from the front, so a busy list holds no garbage for `ms`. */
+  const dropSettled = () => {
     while (head !== null && head.reject === null) head = head.next;
     if (head === null) tail = null;
   };
 
+  const settle = (pending: Pending) => {
+    pending.reject = null;
+    if (pending === head) dropSettled();
+  };
+
+  /** The end of a turn that made calls: their commands have been written (tcp-sender.ts). */
+  function stamp(): void {
+    const due = performance.now() + ms;
+    for (const pending of unstamped) pending.due = due;
+    unstamped = [];
+    if (!scheduled && head !== null) arm(head);
+  }
+
   function sweep(): void {
-    armed = false;
+    scheduled = false;
+    dropSettled();
+    if (head === null) return;
     // A timer may fire a little before the clock reads its deadline (it counts from the event
     // loop's cached time): such a head is simply waited for again.
     const now = performance.now();
-    while (head !== null && (head.reject === null || head.due <= now)) {
+    if (head.due > now) {
+      if (Number.isFinite(head.due)) arm(head);
+      return;
+    }
+    // Due: let this iteration's poll phase read what has arrived, then judge (see the header).
+    scheduled = true;
+    setImmediate(() => confirm(now));
+  }
+
+  function confirm(sweptAt: number): void {
+    scheduled = false;
+    while (head !== null && (head.reject === null || head.due <= sweptAt)) {
       const reject = head.reject;
       head.reject = null;
       head = head.next;
       reject?.(new StoreTimeoutError(ms));
     }
     if (head === null) tail = null;
-    else arm(head);
+    else if (Number.isFinite(head.due)) arm(head);
   }
 
   return {
     wrap<T>(work: Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        const pending = new Pending(performance.now() + ms, reject);
+        const pending = new Pending(reject);
         if (tail === null) head = pending;
         else tail.next = pending;
         tail = pending;
-        if (!armed) arm(pending);
+        // After the sender's own end-of-turn write (queued when the command was made, before
+        // this wrap), so the deadline starts once the command has left.
+        if (unstamped.push(pending) === 1) setImmediate(stamp);
         // A late settlement of `work` after the timeout is observed here, so it never surfaces as unhandled.
         work.then(
           (value) => {
