@@ -159,6 +159,59 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
         expect(await accounts.getDailyUsage('cust_1', 'test', '2026-04')).toEqual([{ day: '2026-04-03', count: 9 }]);
         expect(await accounts.getDailyUsage('cust_1', 'live', '2026-05')).toEqual([]);
       });
+
+      it('flushes a shared counter range once per generation, whoever repeats it, and says how far each generation is durable', async () => {
+        const { accounts } = store();
+        const at = new Date('2026-08-04T12:00:00Z');
+        const range = (generation: string, from: number, upto: number) => ({
+          customerId: 'cust_1',
+          environment: 'live' as const,
+          month: '2026-08',
+          generation,
+          from,
+          upto,
+          at,
+        });
+        expect(await accounts.getUsageFlushed('cust_1', 'live', '2026-08', 'g1')).toBeNull();
+        // The counter was seeded at 100 (durable already) and counted to 130.
+        await accounts.addUsage('cust_1', 'live', '2026-08', 100, at);
+        expect(await accounts.flushUsage(range('g1', 100, 130))).toBe(30);
+        // The same range again (its flusher died before telling Redis): nothing twice.
+        expect(await accounts.flushUsage(range('g1', 100, 130))).toBe(0);
+        // Concurrent repeats of the next range: one of them adds it.
+        const repeats = await Promise.all(Array.from({ length: 8 }, () => accounts.flushUsage(range('g1', 130, 150))));
+        expect(repeats.sort((a, b) => b - a)).toEqual([20, 0, 0, 0, 0, 0, 0, 0]);
+        expect(await accounts.getUsageFlushed('cust_1', 'live', '2026-08', 'g1')).toBe(150);
+        // A range that overlaps what is durable adds only the rest.
+        expect(await accounts.flushUsage(range('g1', 140, 155))).toBe(5);
+        // Redis restarted: a new generation seeded from the durable 155 counts on from there.
+        expect(await accounts.flushUsage(range('g2', 155, 160))).toBe(5);
+        expect(await accounts.getUsage('cust_1', 'live', '2026-08')).toBe(160);
+        expect(await accounts.getDailyUsage('cust_1', 'live', '2026-08')).toEqual([{ day: '2026-08-04', count: 160 }]);
+        expect(await accounts.getUsageFlushed('cust_1', 'live', '2026-08', 'g1')).toBe(155);
+        expect(await accounts.getUsageFlushed('cust_1', 'live', '2026-08', 'g2')).toBe(160);
+        expect(await accounts.getUsageFlushed('cust_1', 'test', '2026-08', 'g2')).toBeNull();
+      });
+
+      it('adds calls one by one by their places, which later flushes of their range skip', async () => {
+        const { accounts } = store();
+        const at = new Date('2026-09-02T12:00:00Z');
+        const ids = { customerId: 'cust_1', environment: 'live' as const, month: '2026-09', at };
+        // g1 is durable up to 10; an instance stops while Redis is down holding its calls 9, 11, 12 and 15.
+        expect(await accounts.flushUsage({ ...ids, generation: 'g1', from: 0, upto: 10 })).toBe(10);
+        expect(await accounts.addUsageDirect({ ...ids, generation: 'g1', positions: [9, 11, 12, 15] })).toBe(3);
+        // Written twice (a retried stop): nothing twice.
+        expect(await accounts.addUsageDirect({ ...ids, generation: 'g1', positions: [11, 12, 15] })).toBe(0);
+        expect(await accounts.getUsage('cust_1', 'live', '2026-09')).toBe(13);
+        // Redis came back with its data: the flush of (10, 20] adds the 7 calls of other instances.
+        expect(await accounts.flushUsage({ ...ids, generation: 'g1', from: 10, upto: 20 })).toBe(7);
+        expect(await accounts.getUsage('cust_1', 'live', '2026-09')).toBe(20);
+        // Places a flush has covered are not added again; a generation without flushes takes them all.
+        expect(await accounts.addUsageDirect({ ...ids, generation: 'g1', positions: [18, 21] })).toBe(1);
+        expect(await accounts.addUsageDirect({ ...ids, generation: 'g2', positions: [3, 4] })).toBe(2);
+        expect(await accounts.getUsage('cust_1', 'live', '2026-09')).toBe(23);
+        expect(await accounts.getDailyUsage('cust_1', 'live', '2026-09')).toEqual([{ day: '2026-09-02', count: 23 }]);
+      });
     });
 
     group('checkout completion', (store) => {

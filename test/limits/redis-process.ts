@@ -9,6 +9,10 @@ export interface RedisProcess {
   start(): Promise<void>;
   /** SIGKILL: the data is gone (no save, no AOF). */
   kill(): Promise<void>;
+  /** SIGSTOP: the server holds its data but answers nothing (a stalled or partitioned Redis) until `resume`. */
+  pause(): void;
+  /** SIGCONT. */
+  resume(): void;
 }
 
 async function sparePort(): Promise<number> {
@@ -56,6 +60,12 @@ export async function createRedisProcess(extraArgs: string[] = []): Promise<Redi
         running.once('exit', () => resolve());
         running.kill('SIGKILL');
       });
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
     },
   };
 }

@@ -11,6 +11,7 @@ import { dashboardState } from './accounts/dashboard.js';
 import { keyLifecycle } from './accounts/key-lifecycle.js';
 import { outbox } from './accounts/outbox.js';
 import { searchEvents } from './accounts/search-events.js';
+import { usageFlushes } from './accounts/usage-flushes.js';
 import { usageJobs } from './accounts/usage-jobs.js';
 import { type BackstopOptions, guardFor } from './backstops.js';
 
@@ -25,6 +26,7 @@ export function createPostgresAccounts(sql: Sql, options: BackstopOptions = {}):
     ...outbox(sql, guard),
     ...usageJobs(sql, guard),
     ...searchEvents(sql, guard),
+    ...usageFlushes(sql, guard),
   };
 }
 

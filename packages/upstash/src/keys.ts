@@ -21,6 +21,8 @@ export interface LimiterKeys {
   callBits(instance: string, bucket: number): string;
   /** The accounts epoch: a random id moved on by every change the key gate reads. */
   readonly authEpoch: string;
+  /** Set of the month counters of `month` that took calls (`<environment>:<customerId>`): what a flush reads. */
+  counted(month: string): string;
 }
 
 export function limiterKeys(prefix: string): LimiterKeys {
@@ -34,5 +36,6 @@ export function limiterKeys(prefix: string): LimiterKeys {
     call: (callId) => `${prefix}:call:${callId}`,
     callBits: (instance, bucket) => `${prefix}:calls:${instance}:${bucket}`,
     authEpoch: `${prefix}:auth:epoch`,
+    counted: (month) => `${prefix}:counted:${month}`,
   };
 }

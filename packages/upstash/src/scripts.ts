@@ -11,23 +11,26 @@
  * turns away steady traffic at exactly the rate (spec, Limits rule 2), so burst could not use
  * it either; one script of our own also keeps an admitted request at one round trip.
  *
- * The month counter is a hash { n, g }: `g` is a random generation id written when the counter
- * is (re)seeded from durable usage, so an instance can tell that Redis lost counts it made
- * (the generation changed) and replay them.
+ * The month counter is a hash { n, g, f, c, ct }: `g` is a random generation id written when the
+ * counter is (re)seeded from durable usage, so an instance can tell that Redis lost counts it
+ * made (the generation changed) and replay them; `f` is how far its count is durable in
+ * PostgreSQL, and `c`/`ct` a flush claimed but not yet confirmed (FLUSH_CLAIM, usage-flush.ts).
  */
 
 /**
- * The month counter's count and generation in one command; seeds the counter when it is
- * missing and the seed is known. Returns nil when it is missing and no seed was given.
+ * The month counter's count, generation and durable mark in one command; seeds the counter when
+ * it is missing and the seed is known (the seed is durable already, so `f` starts there).
+ * Returns nil when it is missing and no seed was given. A counter written before `f` existed
+ * answers its count as `f`: its instances flushed their own calls (FLUSH_CLAIM).
  */
 const MONTH_STATE = `
 local function month_state(monthKey, seed, gen, ttlMs)
-  local state = redis.call('HMGET', monthKey, 'n', 'g')
-  if state[1] then return tonumber(state[1]), state[2] end
+  local state = redis.call('HMGET', monthKey, 'n', 'g', 'f')
+  if state[1] then return tonumber(state[1]), state[2], tonumber(state[3] or state[1]) end
   if seed == '' then return nil end
-  redis.call('HSET', monthKey, 'n', seed, 'g', gen)
+  redis.call('HSET', monthKey, 'n', seed, 'g', gen, 'f', seed)
   redis.call('PEXPIRE', monthKey, ttlMs)
-  return tonumber(seed), gen
+  return tonumber(seed), gen, tonumber(seed)
 end
 `;
 
@@ -67,10 +70,11 @@ end
  *       markerTtlMs, seed ('' when unknown), monthTtlMs, expectedEpoch ('' for none), marker
  *       bit, then the ids of leases of this key released since (lease-releases.ts: removed
  *       first, whatever the answer, so a release needs no command of its own)
- * Returns { status, gen, monthCount, burstUsed, nextFreeMs, epoch }; status is ok | quota |
+ * Returns { status, gen, monthCount, burstUsed, nextFreeMs, epoch, durable }; status is ok | quota |
  * burst | concurrency | dup (call id already counted) | seed (month counter missing, seed
  * unknown) | stale (expectedEpoch is not the accounts epoch: nothing counted, the caller's
- * cached key lookup is out of date). For ok, burstUsed and nextFreeMs include the call.
+ * cached key lookup is out of date). For ok, burstUsed and nextFreeMs include the call, and
+ * durable is the counter's `f` (how far it is in PostgreSQL).
  * A generation or epoch the script creates is 'g' or 'e' and the call's id (unique already):
  * the accounts epoch is created when missing (a Redis that restarted empty), so no cached
  * lookup survives a lost epoch.
@@ -94,7 +98,7 @@ if not epoch then
 end
 if ARGV[12] ~= '' and ARGV[12] ~= epoch then return {'stale', '', 0, 0, 0, epoch} end
 
-local used, gen = month_state(KEYS[2], ARGV[10], 'g' .. ARGV[8], ARGV[11])
+local used, gen, durable = month_state(KEYS[2], ARGV[10], 'g' .. ARGV[8], ARGV[11])
 if not used then return {'seed'} end
 
 -- A late delivery of a call that a replay already counted: count nothing twice.
@@ -119,7 +123,7 @@ used = redis.call('HINCRBY', KEYS[2], 'n', 1)
 redis.call('ZADD', KEYS[3], now + leaseMs, ARGV[8])
 redis.call('PEXPIRE', KEYS[3], leaseMs + 1000)
 mark_call(KEYS[4], bit, ARGV[9])
-return {'ok', gen, used, burstUsed + 1, nextFree, epoch}
+return {'ok', gen, used, burstUsed + 1, nextFree, epoch, durable}
 `;
 
 /**
@@ -127,10 +131,11 @@ return {'ok', gen, used, burstUsed + 1, nextFree, epoch}
  * KEYS: month hash, then one call marker per replayed entry
  * ARGV: seed ('' when unknown), newGen, monthTtlMs, markerTtlMs, then per marker its count
  *       and its bit (-1 for a marker key of its own)
- * Returns { 'ok', gen, monthCount } or { 'seed' }.
+ * Returns { 'ok', gen, monthCount, added, durable } (the calls this replay added are the
+ * counter's last `added` before monthCount) or { 'seed' }.
  */
 export const REPLAY_SCRIPT = `${MONTH_STATE}${MARK_CALL}
-local n, gen = month_state(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
+local n, gen, durable = month_state(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
 if not n then return {'seed'} end
 local added = 0
 for i = 2, #KEYS do
@@ -140,7 +145,63 @@ for i = 2, #KEYS do
   end
 end
 if added > 0 then n = redis.call('HINCRBY', KEYS[1], 'n', added) end
-return {'ok', gen, n}
+return {'ok', gen, n, added, durable}
+`;
+
+/**
+ * Claims the range of a month counter that is not durable yet, for one flusher at a time
+ * (usage-flush.ts). KEYS: month hash; ARGV: claimTtlMs.
+ * Returns { 'claim', gen, from, upto } (write (from, upto] to PostgreSQL, then FLUSH_COMMIT), or
+ * { 'clean' | 'busy' | 'none', gen } (nothing to flush; another flusher holds a fresh claim; no
+ * counter). A claim older than claimTtlMs (its flusher died) is taken over with the same range:
+ * PostgreSQL's flush is idempotent per range, so a claim that did reach it adds nothing twice.
+ * Redis's own clock times claims, so hosts whose clocks differ agree.
+ */
+export const FLUSH_CLAIM_SCRIPT = `
+local state = redis.call('HMGET', KEYS[1], 'n', 'g', 'f', 'c', 'ct')
+if not state[1] then return {'none', ''} end
+local n = tonumber(state[1])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+if not state[3] then
+  -- A counter from before shared flushes: its instances flushed their own calls so far.
+  redis.call('HSET', KEYS[1], 'f', n)
+  return {'clean', state[2]}
+end
+if state[4] then
+  if now - tonumber(state[5]) < tonumber(ARGV[1]) then return {'busy', state[2]} end
+  redis.call('HSET', KEYS[1], 'ct', now)
+  return {'claim', state[2], tonumber(state[3]), tonumber(state[4])}
+end
+if n <= tonumber(state[3]) then return {'clean', state[2]} end
+redis.call('HSET', KEYS[1], 'c', n, 'ct', now)
+return {'claim', state[2], tonumber(state[3]), n}
+`;
+
+/**
+ * A claimed range is durable: moves `f` to it and ends the claim, unless the counter was
+ * re-seeded meanwhile (another generation: nothing of the old one applies).
+ * KEYS: month hash; ARGV: gen, upto. Returns 1 when the counter took it, else 0.
+ */
+export const FLUSH_COMMIT_SCRIPT = `
+local state = redis.call('HMGET', KEYS[1], 'g', 'f', 'c')
+if state[1] ~= ARGV[1] then return 0 end
+local upto = tonumber(ARGV[2])
+if state[3] and tonumber(state[3]) <= upto then redis.call('HDEL', KEYS[1], 'c', 'ct') end
+if tonumber(state[2]) < upto then redis.call('HSET', KEYS[1], 'f', upto) end
+return 1
+`;
+
+/** Adds a member to a set that lives as long as `ttlMs` from now. KEYS: set; ARGV: member, ttlMs. */
+export const MARK_DIRTY_SCRIPT = `
+redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`;
+
+/** A set's members. KEYS: set. */
+export const MEMBERS_SCRIPT = `
+return redis.call('SMEMBERS', KEYS[1])
 `;
 
 /** The burst log as it stands. KEYS: burst log; ARGV: now, windowMs. Returns { used, nextFreeMs }. */

@@ -47,3 +47,35 @@ describe('the outage buffer of the usage ledger', () => {
     expect(l.buffer('cus_a', 'live', MONTH, 'call3', 1)).toBe('call');
   });
 });
+
+describe('the confirmed runs of the usage ledger', () => {
+  it('keeps each call at its place in the counter until the durable mark passes it', () => {
+    const l = ledger(10);
+    // This instance's calls made the counter 11, 12 and 15 (other instances' calls between);
+    // the counter was durable up to 10.
+    for (const end of [11, 12, 15]) l.confirm('cus_a', 'live', MONTH, 'g1', end, 1, 10);
+    expect(l.pending('cus_a', 'live', MONTH)).toBe(3);
+    // A flush made it durable up to 12.
+    l.markDurable('cus_a', 'live', MONTH, 'g1', 12);
+    expect(l.pending('cus_a', 'live', MONTH)).toBe(1);
+    const [group] = l.groups();
+    l.prune(group!);
+    expect(group!.confirmed.get('g1')?.ends).toEqual([15]);
+    // A replay of 3 calls that made the counter 20.
+    l.confirmIn(group!, 'g1', 20, 3, 12);
+    expect(l.takeUndurable(group!)).toEqual([{ generation: 'g1', positions: [15, 18, 19, 20] }]);
+    expect(l.pending('cus_a', 'live', MONTH)).toBe(0);
+  });
+
+  it('answers what a lost generation had not made durable, by PostgreSQL’s mark or the counter’s own', () => {
+    const l = ledger(10);
+    for (const end of [3, 4, 8, 9]) l.confirm('cus_a', 'live', MONTH, 'g1', end, 1, 2);
+    l.confirm('cus_a', 'live', MONTH, 'g1', 14, 4, 2); // a replay: places 11–14
+    const [group] = l.groups();
+    expect(l.takeLost(group!, 'g1', 8)).toBe(5); // 9, 11, 12, 13, 14
+    expect(group!.confirmed.size).toBe(0);
+    for (const end of [3, 4]) l.confirm('cus_a', 'live', MONTH, 'g2', end, 1, 2);
+    // No flush of g2 reached PostgreSQL: the counter's seed (2) was durable, both calls are lost.
+    expect(l.takeLost(group!, 'g2', null)).toBe(2);
+  });
+});

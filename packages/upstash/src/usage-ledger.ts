@@ -1,11 +1,14 @@
 /**
- * Calls this instance admitted that are not yet in durable usage, grouped per customer +
- * environment + month. A count is either
- * - confirmed: counted in the Redis month counter of a known generation, or
+ * Calls this instance admitted that are not known to be in durable usage yet, grouped per
+ * customer + environment + month. A count is either
+ * - confirmed: counted in the Redis month counter of a known generation, at a known place in it
+ *   (a run: the counter's value after the call, and how many calls end there). Durable usage is
+ *   flushed from the counter itself by whichever instance is alive (usage-flush.ts), so a
+ *   confirmed run is only kept until the counter's durable mark `f` passes it: if Redis loses the
+ *   counter first (a restart), the runs past the old generation's durable mark are counted
+ *   again (usage-sync.ts); or
  * - unconfirmed: not known to be in the live counter (admitted while the store failed, or lost
  *   because Redis restarted empty), kept under an id the replay script counts at most once.
- * Only confirmed counts of the counter's current generation are flushed to durable usage, so
- * a counter re-seeded from durable usage never receives the same call twice.
  *
  * The outage buffer is bounded. Up to `maxBufferedCalls` failed calls are kept one entry per
  * call id: if the store did apply a call whose reply was lost, its marker makes the replay skip
@@ -16,12 +19,44 @@
  */
 import type { Environment } from '@catalogue/core';
 
+/** A generation's confirmed calls: run i is `counts[i]` calls ending at the counter value `ends[i]`. */
+export class Runs {
+  readonly ends: number[] = [];
+  readonly counts: number[] = [];
+  /** The highest durable mark `f` the counter answered: calls up to it are in PostgreSQL. */
+  durable = 0;
+
+  /** Calls of these runs past the counter value `mark`. */
+  past(mark: number): number {
+    let total = 0;
+    for (let i = 0; i < this.ends.length; i++) total += Math.max(0, Math.min(this.counts[i] as number, (this.ends[i] as number) - mark));
+    return total;
+  }
+
+  /** Drops the runs the durable mark has passed. */
+  compact(): void {
+    let kept = 0;
+    for (let i = 0; i < this.ends.length; i++) {
+      if ((this.ends[i] as number) <= this.durable) continue;
+      this.ends[kept] = this.ends[i] as number;
+      this.counts[kept] = this.counts[i] as number;
+      kept++;
+    }
+    this.ends.length = kept;
+    this.counts.length = kept;
+  }
+}
+
+/** Runs are compacted on the admit path only once this many have piled up (runJobs compacts too). */
+const COMPACT_AT = 4_096;
+
 export interface LedgerGroup {
   readonly customerId: string;
   readonly environment: Environment;
   readonly month: string;
   readonly unconfirmed: Map<string, number>;
-  readonly confirmed: Map<string, number>;
+  /** Confirmed runs per counter generation. */
+  readonly confirmed: Map<string, Runs>;
   /** The overflow entry new counts of this group go to, once the buffer is full. */
   overflowId: string | null;
 }
@@ -37,7 +72,12 @@ export interface UsageLedgerOptions {
 export type Buffered = 'call' | 'overflow' | 'overflow-opened';
 
 export interface UsageLedger {
-  confirm(customerId: string, environment: Environment, month: string, gen: string, count: number): void;
+  /** `count` calls counted under `gen`, the last of them making the counter `end`; `durable` is the counter's `f`. */
+  confirm(customerId: string, environment: Environment, month: string, gen: string, end: number, count: number, durable: number): void;
+  /** A flush made a generation durable up to `upto`: this instance's runs up to it leave (no group is made for it). */
+  markDurable(customerId: string, environment: Environment, month: string, gen: string, upto: number): void;
+  /** The same for a group in hand (a replay's answer). */
+  confirmIn(group: LedgerGroup, gen: string, end: number, count: number, durable: number): void;
   /** A call that failed open, under its own call id (or the group's overflow entry when full). */
   buffer(customerId: string, environment: Environment, month: string, id: string, count: number): Buffered;
   /** A count under an id of its own, whatever the bound (a lost generation's confirmed count). */
@@ -50,11 +90,21 @@ export interface UsageLedger {
   /** A replayed entry is in the counter now: drop it. */
   settle(group: LedgerGroup, id: string): void;
   groups(): LedgerGroup[];
-  /** Drops a group that holds nothing any more. */
+  /** Drops confirmed runs that are durable, and the group once it holds nothing any more. */
   prune(group: LedgerGroup): void;
-  /** Takes every count of a group out of the ledger (confirmed or not) and answers their sum. */
-  drain(group: LedgerGroup): number;
-  /** Calls of a group not yet in durable usage. */
+  /** Takes the unconfirmed counts of a group out of the ledger and answers their sum. */
+  drainUnconfirmed(group: LedgerGroup): number;
+  /**
+   * Takes a lost generation's runs out of the group and answers how many of their calls were not
+   * durable: those past `durableMark`, how far PostgreSQL holds that generation (null: none of it).
+   */
+  takeLost(group: LedgerGroup, gen: string, durableMark: number | null): number;
+  /**
+   * Takes every confirmed run of a group out of the ledger and answers, per generation, the
+   * counter places of its calls not known to be durable (for Accounts.addUsageDirect).
+   */
+  takeUndurable(group: LedgerGroup): Array<{ generation: string; positions: number[] }>;
+  /** Calls of a group not known to be in durable usage. */
   pending(customerId: string, environment: Environment, month: string): number;
   hasUnconfirmed(): boolean;
   /** Unconfirmed entries held, over all groups (bounded by maxBufferedCalls + overflow entries). */
@@ -88,10 +138,33 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     return total;
   };
 
+  function confirmIn(group: LedgerGroup, gen: string, end: number, count: number, durable: number): void {
+    let runs = group.confirmed.get(gen);
+    if (runs === undefined) {
+      runs = new Runs();
+      group.confirmed.set(gen, runs);
+    }
+    if (durable > runs.durable) runs.durable = durable;
+    if (end <= runs.durable || count <= 0) return;
+    runs.ends.push(end);
+    runs.counts.push(count);
+    if (runs.ends.length >= COMPACT_AT && (runs.ends[0] as number) <= runs.durable) runs.compact();
+  }
+
+  const notDurable = (group: LedgerGroup) => {
+    let total = sum(group.unconfirmed);
+    for (const runs of group.confirmed.values()) total += runs.past(runs.durable);
+    return total;
+  };
+
   return {
-    confirm(customerId, environment, month, gen, count) {
-      const group = groupOf(customerId, environment, month);
-      group.confirmed.set(gen, (group.confirmed.get(gen) ?? 0) + count);
+    confirm(customerId, environment, month, gen, end, count, durable) {
+      confirmIn(groupOf(customerId, environment, month), gen, end, count, durable);
+    },
+    confirmIn,
+    markDurable(customerId, environment, month, gen, upto) {
+      const runs = groups.get(groupKey(customerId, environment, month))?.confirmed.get(gen);
+      if (runs !== undefined && upto > runs.durable) runs.durable = upto;
     },
     buffer(customerId, environment, month, id, count) {
       const group = groupOf(customerId, environment, month);
@@ -116,19 +189,42 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     },
     groups: () => [...groups.values()],
     prune(group) {
+      for (const [gen, runs] of group.confirmed) {
+        runs.compact();
+        if (runs.ends.length === 0) group.confirmed.delete(gen);
+      }
       if (group.unconfirmed.size === 0 && group.confirmed.size === 0) groups.delete(groupKey(group.customerId, group.environment, group.month));
     },
-    drain(group) {
-      const total = sum(group.unconfirmed) + sum(group.confirmed);
+    drainUnconfirmed(group) {
+      const total = sum(group.unconfirmed);
       entries -= group.unconfirmed.size;
       group.unconfirmed.clear();
-      group.confirmed.clear();
       group.overflowId = null;
       return total;
     },
+    takeLost(group, gen, durableMark) {
+      const runs = group.confirmed.get(gen);
+      if (runs === undefined) return 0;
+      group.confirmed.delete(gen);
+      // The counter's own mark is durable too (it moves only after PostgreSQL took the range).
+      return runs.past(Math.max(durableMark ?? 0, runs.durable));
+    },
+    takeUndurable(group) {
+      const taken: Array<{ generation: string; positions: number[] }> = [];
+      for (const [generation, runs] of group.confirmed) {
+        const positions: number[] = [];
+        for (let i = 0; i < runs.ends.length; i++) {
+          const end = runs.ends[i] as number;
+          for (let place = Math.max(end - (runs.counts[i] as number), runs.durable) + 1; place <= end; place++) positions.push(place);
+        }
+        if (positions.length > 0) taken.push({ generation, positions });
+      }
+      group.confirmed.clear();
+      return taken;
+    },
     pending(customerId, environment, month) {
       const group = groups.get(groupKey(customerId, environment, month));
-      return group ? sum(group.unconfirmed) + sum(group.confirmed) : 0;
+      return group ? notDurable(group) : 0;
     },
     hasUnconfirmed() {
       for (const group of groups.values()) if (group.unconfirmed.size > 0) return true;

@@ -51,6 +51,10 @@ export function createMemoryAccounts(options: { now?: () => number } = {}): Memo
   const keys = new Map<string, ApiKey>();
   const keyIdByHash = new Map<string, string>();
   const usage = new Map<string, number>();
+  /** How far each month counter generation is durable (Accounts.flushUsage). */
+  const usageFlushes = new Map<string, number>();
+  /** Calls made durable one by one, by their places in their counter generation (Accounts.addUsageDirect). */
+  const usageDirect = new Map<string, Set<number>>();
   const billing = new Map<string, CustomerBilling>();
   const billingEvents = new Set<string>();
   const reveals = new Map<string, RevealRow>();
@@ -62,6 +66,14 @@ export function createMemoryAccounts(options: { now?: () => number } = {}): Memo
   const searchEvents: SearchEvent[] = [];
 
   const usageKey = (customerId: string, environment: Environment, month: string) => `${customerId}:${environment}:${month}`;
+  function addUsage(customerId: string, environment: Environment, month: string, delta: number, at?: Date): void {
+    const k = usageKey(customerId, environment, month);
+    usage.set(k, (usage.get(k) ?? 0) + delta);
+    const days = usageDays.get(k) ?? new Map<string, number>();
+    const day = usageDay(month, at?.getTime() ?? clock());
+    days.set(day, (days.get(day) ?? 0) + delta);
+    usageDays.set(k, days);
+  }
 
   function storeKey(customerId: string, key: NewKey): ApiKey {
     if (keyIdByHash.has(key.hash)) throw new Error('duplicate key hash');
@@ -152,15 +164,38 @@ export function createMemoryAccounts(options: { now?: () => number } = {}): Memo
       return count;
     },
     async addUsage(customerId, environment, month, delta, at) {
-      const k = usageKey(customerId, environment, month);
-      usage.set(k, (usage.get(k) ?? 0) + delta);
-      const days = usageDays.get(k) ?? new Map<string, number>();
-      const day = usageDay(month, at?.getTime() ?? clock());
-      days.set(day, (days.get(day) ?? 0) + delta);
-      usageDays.set(k, days);
+      addUsage(customerId, environment, month, delta, at);
     },
     async getUsage(customerId, environment, month) {
       return usage.get(usageKey(customerId, environment, month)) ?? 0;
+    },
+    async flushUsage(flush) {
+      const mark = `${usageKey(flush.customerId, flush.environment, flush.month)}\u0000${flush.generation}`;
+      const start = Math.max(flush.from, usageFlushes.get(mark) ?? 0);
+      if (flush.upto <= start) return 0;
+      usageFlushes.set(mark, flush.upto);
+      let direct = 0;
+      for (const position of usageDirect.get(mark) ?? []) if (position > start && position <= flush.upto) direct++;
+      const delta = flush.upto - start - direct;
+      if (delta > 0) addUsage(flush.customerId, flush.environment, flush.month, delta, flush.at);
+      return Math.max(0, delta);
+    },
+    async getUsageFlushed(customerId, environment, month, generation) {
+      return usageFlushes.get(`${usageKey(customerId, environment, month)}\u0000${generation}`) ?? null;
+    },
+    async addUsageDirect(direct) {
+      const mark = `${usageKey(direct.customerId, direct.environment, direct.month)}\u0000${direct.generation}`;
+      const flushed = usageFlushes.get(mark) ?? 0;
+      const known = usageDirect.get(mark) ?? new Set<number>();
+      usageDirect.set(mark, known);
+      let added = 0;
+      for (const position of direct.positions) {
+        if (position <= flushed || known.has(position)) continue;
+        known.add(position);
+        added++;
+      }
+      if (added > 0) addUsage(direct.customerId, direct.environment, direct.month, added, direct.at);
+      return added;
     },
     async getDailyUsage(customerId, environment, month) {
       const days = usageDays.get(usageKey(customerId, environment, month)) ?? new Map<string, number>();

@@ -88,6 +88,23 @@ export interface Accounts {
   addUsage(customerId: string, environment: Environment, month: string, delta: number, at?: Date): Promise<void>;
   /** Durable monthly usage as last flushed. */
   getUsage(customerId: string, environment: Environment, month: string): Promise<number>;
+  /**
+   * A flush of a shared month counter's range (from, upto] of one counter generation
+   * (issue 27; @catalogue/upstash's usage-flush.ts): adds what of it is not durable yet, i.e.
+   * `upto - max(from, what this generation already flushed)` less the calls of that range made
+   * durable one by one (addUsageDirect), to the month and to the day of `at`, atomically; a flush
+   * repeated by any instance adds nothing twice. Answers the calls it added.
+   */
+  flushUsage(flush: UsageFlush): Promise<number>;
+  /** How far a counter generation's calls are durable (its last flush's `upto`), or null before its first flush. */
+  getUsageFlushed(customerId: string, environment: Environment, month: string, generation: string): Promise<number | null>;
+  /**
+   * Calls of a shared counter made durable one by one, by their places in it, when the counter
+   * cannot be flushed (an instance stopping while Redis is down): adds those the generation's
+   * flushes have not covered yet, and later flushes of ranges holding them skip them. Answers
+   * the calls it added.
+   */
+  addUsageDirect(direct: UsageDirect): Promise<number>;
   /** The month's durable usage per UTC day (`YYYY-MM-DD`), days with calls only, oldest first. */
   getDailyUsage(customerId: string, environment: Environment, month: string): Promise<Array<{ day: string; count: number }>>;
   /** Stores one search-event beacon (already authenticated by its per-search token). */
@@ -164,6 +181,32 @@ export interface Accounts {
 
   /** Deletes expired reveal rows, login tokens and sessions. */
   purgeExpired(now: Date): Promise<void>;
+}
+
+/** One range of a shared month counter made durable (Accounts.flushUsage). */
+export interface UsageFlush {
+  customerId: string;
+  environment: Environment;
+  month: string;
+  /** The counter's generation: a new one each time the counter is seeded afresh. */
+  generation: string;
+  /** The counter's value that was durable already when this range was claimed. */
+  from: number;
+  /** The counter's value this flush makes durable. */
+  upto: number;
+  /** When the calls are written (their day; default the store's clock). */
+  at?: Date;
+}
+
+/** Calls of one counter generation made durable by their places in it (Accounts.addUsageDirect). */
+export interface UsageDirect {
+  customerId: string;
+  environment: Environment;
+  month: string;
+  generation: string;
+  /** The counter's value right after each call. */
+  positions: number[];
+  at?: Date;
 }
 
 export interface CheckoutCompletion {
