@@ -12,7 +12,7 @@
  */
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
 import { consoleLogger, loggingAlarm, noMetrics, pureHasher, systemClock, throttledAlarm } from './defaults.js';
-import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
+import { type Admission, admitKey, admitPublic, checkAdmin, keyGate } from './gate/admission.js';
 import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
 import { KeyCache } from './gate/key-cache.js';
@@ -57,6 +57,8 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const accounts = keyCache
     ? invalidatingAccounts(input.accounts, limiter as typeof limiter & { bumpAuthEpoch(): Promise<void> }, keyCache, logger, alarm)
     : input.accounts;
+  // What the key gate keeps between requests: the cache and the lookups in flight.
+  const gate = keyGate({ cache: keyCache });
   const ports: Ports = { ...input, accounts, clock, logger, alarm, hasher: input.hasher ?? pureHasher, metrics: input.metrics ?? noMetrics };
   const config = resolveConfig(serviceConfig);
   // A SECRET_KEY that is set but malformed or short stops the service here, not at the first search.
@@ -132,9 +134,9 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   function admit(def: RouteDef, state: RequestState): Promise<Admission> {
     switch (def.access) {
       case 'key':
-        return admitKey(state.request, ports, state.now, true, state.lifetime, keyCache);
+        return admitKey(state.request, ports, state.now, true, state.lifetime, gate);
       case 'key-uncounted':
-        return admitKey(state.request, ports, state.now, false, state.lifetime);
+        return admitKey(state.request, ports, state.now, false, state.lifetime, gate);
       case 'public':
         return admitPublic(state.context?.clientIp ?? 'unknown', ports, config, state.now);
       case 'admin':
