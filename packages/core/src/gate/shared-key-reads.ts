@@ -57,11 +57,6 @@ class SharedLifetime implements CallOptions {
 export class SharedKeyReads {
   readonly #inFlight = new Map<string, InFlight>();
 
-  /** Reads in flight (for tests). */
-  get size(): number {
-    return this.#inFlight.size;
-  }
-
   /**
    * The key row of `hash`, read once for every request asking at the same time. `epoch` is
    * the newest accounts epoch this process knows (the key cache's `lastEpoch`).
@@ -104,7 +99,13 @@ export class SharedKeyReads {
     const entry: InFlight = { epochBefore: epoch, lifetime, result: Promise.resolve(null) };
     // The entry leaves the map before any waiter goes on, so nobody joins a read that has
     // already answered; a newer read of the same hash (a newer epoch) is left in place.
-    entry.result = new Promise<KeyWithCustomer | null>((resolve) => resolve(accounts.findKeyByHash(hash, lifetime))).finally(() => {
+    let pending: Promise<KeyWithCustomer | null>;
+    try {
+      pending = accounts.findKeyByHash(hash, lifetime);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    entry.result = pending.finally(() => {
       if (this.#inFlight.get(hash) === entry) this.#inFlight.delete(hash);
     });
     this.#inFlight.set(hash, entry);
