@@ -15,6 +15,7 @@ import { consoleLogger, loggingAlarm, noMetrics, pureHasher, systemClock, thrott
 import { type Admission, admitKey, admitPublic, checkAdmin, keyGate } from './gate/admission.js';
 import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
+import { FailOpenWatch, withFailOpenCheck } from './gate/fail-open-watch.js';
 import { KeyCache } from './gate/key-cache.js';
 import { ApiError, errorResponse } from './http/api-error.js';
 import { addCorsHeaders, corsPolicyOf, preflightHeaders } from './http/cors.js';
@@ -57,9 +58,22 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const accounts = keyCache
     ? invalidatingAccounts(input.accounts, limiter as typeof limiter & { bumpAuthEpoch(): Promise<void> }, keyCache, logger, alarm)
     : input.accounts;
-  // What the key gate keeps between requests: the cache and the lookups in flight.
-  const gate = keyGate({ cache: keyCache });
-  const ports: Ports = { ...input, accounts, clock, logger, alarm, hasher: input.hasher ?? pureHasher, metrics: input.metrics ?? noMetrics };
+  // A limiter that can fail is watched for failing open, and /readyz's `limits` check asks the
+  // watch (gate/fail-open-watch.ts, docs/decisions.md §8); the in-process one cannot fail.
+  const watch = limiter.inProcess ? null : new FailOpenWatch(clock, alarm);
+  const probes = watch ? withFailOpenCheck(input.probes ?? [], watch) : input.probes;
+  // What the key gate keeps between requests: the cache, the lookups in flight, the watch.
+  const gate = keyGate({ cache: keyCache, watch });
+  const ports: Ports = {
+    ...input,
+    accounts,
+    clock,
+    logger,
+    alarm,
+    hasher: input.hasher ?? pureHasher,
+    metrics: input.metrics ?? noMetrics,
+    ...(probes ? { probes } : {}),
+  };
   const config = resolveConfig(serviceConfig);
   // A SECRET_KEY that is set but malformed or short stops the service here, not at the first search.
   beaconSignerFor(config.secretKey);

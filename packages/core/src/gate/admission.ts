@@ -2,7 +2,8 @@
  * Access decisions per route kind. `admitKey` is the gate: authenticate, then one Limiter
  * call for burst + quota + concurrency. A Limiter that throws fails open: the request goes on
  * without limit headers, a `ratelimit.fail_open` record is logged and the alarm raised
- * (the alarm is throttled to once a minute by the service).
+ * (the alarm is throttled to once a minute by the service); fail-opens that persist also
+ * raise `ratelimit.failing_open` and make /readyz answer 503 (fail-open-watch.ts).
  */
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
@@ -10,6 +11,7 @@ import type { Principal } from '../http/route.js';
 import type { AdmitRequest, CallOptions, LimitDecision, Ports } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
 import { type PresentedKey, presentedKey, principalOf } from './authenticate.js';
+import type { FailOpenWatch } from './fail-open-watch.js';
 import { constantTimeEqual } from './hash.js';
 import type { KeyCache } from './key-cache.js';
 import { rateLimited, rateLimitHeaders } from './limit-headers.js';
@@ -26,15 +28,18 @@ export interface Admission {
 /**
  * What the key gate keeps between requests, one per service. `cache` is the key cache when the
  * limiter proves accounts epochs (key-cache.ts; null: every check reads the store); `reads`
- * makes concurrent lookups of one key one read (shared-key-reads.ts).
+ * makes concurrent lookups of one key one read (shared-key-reads.ts); `watch` learns of every
+ * key-limit decision and fail-open for /readyz (fail-open-watch.ts; null for a limiter that
+ * cannot fail).
  */
 export interface KeyGate {
   cache: KeyCache | null;
   reads: SharedKeyReads;
+  watch: FailOpenWatch | null;
 }
 
 export function keyGate(parts: Partial<KeyGate> = {}): KeyGate {
-  return { cache: parts.cache ?? null, reads: parts.reads ?? new SharedKeyReads() };
+  return { cache: parts.cache ?? null, reads: parts.reads ?? new SharedKeyReads(), watch: parts.watch ?? null };
 }
 
 /**
@@ -55,9 +60,10 @@ export async function admitKey(
     const principal = principalOf((await readKey(gate, ports, presented, lifetime)).found, presented);
     try {
       const burst = await ports.limiter.peek(admitRequestOf(principal, now));
+      gate.watch?.decided();
       return { principal, headers: rateLimitHeaders(burst, now), release: null };
     } catch (error) {
-      return failOpen(ports, principal, error);
+      return failOpen(ports, gate, principal, error);
     }
   }
   const { cache } = gate;
@@ -71,8 +77,9 @@ export async function admitKey(
       // Without the limiter's answer nothing proves the entry current: read the store, then fail
       // open (the limiter has already kept this call for its replay; it is not admitted twice).
       cache.delete(presented.hash);
-      return failOpen(ports, principalOf((await readKey(gate, ports, presented, lifetime)).found, presented), error);
+      return failOpen(ports, gate, principalOf((await readKey(gate, ports, presented, lifetime)).found, presented), error);
     }
+    gate.watch?.decided();
     if (!decision.stale) return admitted(ports, principal, decision, now);
     staleAnswer(cache, presented.hash, decision);
   }
@@ -86,14 +93,16 @@ export async function admitKey(
     // the read made then starts after the epoch it learned of.
     decision = await ports.limiter.admit(admitRequestOf(principal, now, read.joined ? (read.epochBefore ?? undefined) : undefined));
     if (decision.stale) {
+      gate.watch?.decided();
       if (cache) staleAnswer(cache, presented.hash, decision);
       read = await readKey(gate, ports, presented, lifetime);
       principal = principalOf(read.found, presented);
       decision = await ports.limiter.admit(admitRequestOf(principal, now));
     }
   } catch (error) {
-    return failOpen(ports, principal, error);
+    return failOpen(ports, gate, principal, error);
   }
+  gate.watch?.decided();
   if (cache && decision.authEpoch !== undefined) {
     // The epoch seen before the read started: if it is still current after it, no change raced it.
     const { epochBefore, found } = read;
@@ -144,8 +153,10 @@ async function admitted(ports: Ports, principal: Principal, decision: LimitDecis
   return { principal, headers: rateLimitHeaders(decision, now, quota), release: decision.release };
 }
 
-function failOpen(ports: Ports, principal: Principal, error: unknown): Admission {
+function failOpen(ports: Ports, gate: KeyGate, principal: Principal, error: unknown): Admission {
   if (error instanceof ApiError) throw error;
+  // Persistently failing open makes the instance not ready (fail-open-watch.ts, §8).
+  gate.watch?.failedOpen();
   const detail = {
     customer_id: principal.customer.id,
     key_prefix: principal.key.display_prefix,
