@@ -60,7 +60,15 @@ function harness(probes?: Probe[]) {
       clock.advance(1_000);
     }
   };
-  return { clock, state, alarms, issue, call, readyz, failOpenFor };
+  /** Decisions fail from now on: calls fail open for a whole window, and the instance is not ready. */
+  const failOpenUntilNotReady = async (key: string) => {
+    state.failing = true;
+    await failOpenFor(key, FAIL_OPEN_NOT_READY_MS);
+    const res = await readyz();
+    expect(res.status).toBe(503);
+    return res;
+  };
+  return { clock, state, alarms, issue, call, readyz, failOpenFor, failOpenUntilNotReady };
 }
 
 describe('/readyz while key-limit decisions fail open', () => {
@@ -89,9 +97,7 @@ describe('/readyz while key-limit decisions fail open', () => {
   it('usage’s peek counts as a key-limit decision too', async () => {
     const t = harness();
     const key = await t.issue();
-    t.state.failing = true;
-    await t.failOpenFor(key, FAIL_OPEN_NOT_READY_MS);
-    expect((await t.readyz()).status).toBe(503);
+    await t.failOpenUntilNotReady(key);
     t.state.failing = false;
     expect((await t.call(key, '/api/v1/usage')).status).toBe(200);
     expect((await t.readyz()).status).toBe(200);
@@ -99,10 +105,7 @@ describe('/readyz while key-limit decisions fail open', () => {
 
   it('a quiet spell of the window with no key request makes it ready again (nothing shows decisions fail)', async () => {
     const t = harness();
-    const key = await t.issue();
-    t.state.failing = true;
-    await t.failOpenFor(key, FAIL_OPEN_NOT_READY_MS);
-    expect((await t.readyz()).status).toBe(503);
+    await t.failOpenUntilNotReady(await t.issue());
     t.clock.advance(FAIL_OPEN_NOT_READY_MS);
     expect((await t.readyz()).status).toBe(200);
   });
@@ -115,10 +118,7 @@ describe('/readyz while key-limit decisions fail open', () => {
       },
     };
     const t = harness([unreachable]);
-    const key = await t.issue();
-    t.state.failing = true;
-    await t.failOpenFor(key, FAIL_OPEN_NOT_READY_MS);
-    const body = await expectError(await t.readyz(), 503, 'not_ready');
+    const body = await expectError(await t.failOpenUntilNotReady(await t.issue()), 503, 'not_ready');
     expect(body.details).toEqual([{ path: 'limits', message: 'limit store unreachable (ECONNREFUSED)' }]);
   });
 

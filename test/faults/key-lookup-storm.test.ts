@@ -13,11 +13,9 @@
  * to arrive; no assertion depends on how long anything took.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
-import { freePort } from '../hosts/process-host.js';
-import { createRedisProcess, type RedisProcess } from '../limits/redis-process.js';
+import type { TestDatabase } from '../conformance/databases.js';
 import { issueKeyOverHttp } from '../support/admin-keys.js';
-import { type NodeHostProcess, spawnNodeHost } from '../support/node-host-process.js';
+import { type HostOnStores, startHostOnStores } from '../support/host-on-stores.js';
 
 const ADMIN_TOKEN = 'storm-admin-token-0123456789abcdef';
 /** A counted route that needs no catalogue rows: the key lookup is its only database read. */
@@ -25,24 +23,17 @@ const COUNTED = '/api/v1/dossier/manifest';
 const STORM = 150;
 
 describe('150 first requests of one key at once on a cold Node host (PostgreSQL + Redis)', () => {
-  let db: TestDatabase;
-  let redis: RedisProcess;
-  let host: NodeHostProcess | undefined;
+  let stores: HostOnStores | undefined;
   let base = '';
+  let db: TestDatabase;
 
   beforeAll(async () => {
-    db = await createPostgresDatabase({ max: 2 });
-    redis = await createRedisProcess();
-    await redis.start();
-    const port = await freePort();
-    host = await spawnNodeHost({ PORT: String(port), ADMIN_TOKEN, DATABASE_URL: db.url, REDIS_URL: redis.url });
-    base = `http://127.0.0.1:${port}`;
+    stores = await startHostOnStores({ ADMIN_TOKEN });
+    ({ base, db } = stores);
   }, 120_000);
 
   afterAll(async () => {
-    await host?.stop();
-    await redis?.kill();
-    await db?.drop();
+    await stores?.stop();
   });
 
   it('all 200, none 503 pool_exhausted: the key is looked up once', async () => {

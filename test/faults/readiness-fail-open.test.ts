@@ -18,11 +18,8 @@
 import { FAIL_OPEN_NOT_READY_MS } from '@catalogue/core';
 import { Redis as IORedis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
-import { freePort } from '../hosts/process-host.js';
-import { createRedisProcess, type RedisProcess } from '../limits/redis-process.js';
 import { issueKeyOverHttp } from '../support/admin-keys.js';
-import { type NodeHostProcess, spawnNodeHost } from '../support/node-host-process.js';
+import { type HostOnStores, startHostOnStores } from '../support/host-on-stores.js';
 
 const ADMIN_TOKEN = 'failing-open-admin-token-0123456789';
 const COUNTED = '/api/v1/dossier/manifest';
@@ -33,27 +30,19 @@ interface Readiness {
 }
 
 describe('readiness of a Node host whose Redis answers PING but refuses every decision', () => {
-  let db: TestDatabase;
-  let redis: RedisProcess;
+  let stores: HostOnStores | undefined;
   let admin: IORedis;
-  let host: NodeHostProcess | undefined;
   let base = '';
 
   beforeAll(async () => {
-    db = await createPostgresDatabase({ max: 2 });
-    redis = await createRedisProcess();
-    await redis.start();
-    admin = new IORedis(redis.url, { maxRetriesPerRequest: 1 });
-    const port = await freePort();
-    host = await spawnNodeHost({ PORT: String(port), ADMIN_TOKEN, DATABASE_URL: db.url, REDIS_URL: redis.url });
-    base = `http://127.0.0.1:${port}`;
+    stores = await startHostOnStores({ ADMIN_TOKEN });
+    base = stores.base;
+    admin = new IORedis(stores.redis.url, { maxRetriesPerRequest: 1 });
   }, 120_000);
 
   afterAll(async () => {
-    await host?.stop();
     admin?.disconnect();
-    await redis?.kill();
-    await db?.drop();
+    await stores?.stop();
   });
 
   const readyz = async (): Promise<Readiness> => {
@@ -88,9 +77,9 @@ describe('readiness of a Node host whose Redis answers PING but refuses every de
     const down = await callUntilReadiness(key, 503);
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ error: 'not_ready', details: [{ path: 'limits', message: expect.stringMatching(/^key-limit decisions fail open/) }] });
-    expect(JSON.stringify(down.body)).not.toContain(String(redis.port));
+    expect(JSON.stringify(down.body)).not.toContain(String(stores?.redis.port));
     expect(FAIL_OPEN_NOT_READY_MS).toBe(5_000);
-    expect(host?.output()).toContain('ratelimit.failing_open');
+    expect(stores?.host.output()).toContain('ratelimit.failing_open');
 
     await admin.config('SET', 'min-replicas-to-write', '0');
     let decided = false;
