@@ -1,8 +1,8 @@
 /**
  * Honest readiness while key limits fail open (docs/decisions.md §8, "Health and readiness";
- * issue 27): a limit store that answers PING but refuses every decision (a Redis out of memory
- * refusing writes, a cluster answering CROSSSLOT) lets every request through unmetered while a
- * PING alone says ready. The key gate tells this watch of each key-limit decision the limiter
+ * issue 27): a limit store that answers PING but refuses every decision (a Redis refusing
+ * writes with NOREPLICAS, a cluster answering CROSSSLOT) lets every request through unmetered
+ * while a PING alone says ready. The key gate tells this watch of each key-limit decision the limiter
  * made and each one that failed open; `/readyz`'s `limits` check asks it, and while the rule
  * below holds it raises the alarm `ratelimit.failing_open` (from either side).
  *
