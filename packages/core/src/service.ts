@@ -12,9 +12,10 @@
  */
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
 import { consoleLogger, loggingAlarm, noMetrics, pureHasher, systemClock, throttledAlarm } from './defaults.js';
-import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
+import { type Admission, admitKey, admitPublic, checkAdmin, keyGate } from './gate/admission.js';
 import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
+import { FailOpenWatch, withFailOpenCheck } from './gate/fail-open-watch.js';
 import { KeyCache } from './gate/key-cache.js';
 import { ApiError, errorResponse } from './http/api-error.js';
 import { addCorsHeaders, corsPolicyOf, preflightHeaders } from './http/cors.js';
@@ -57,7 +58,22 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const accounts = keyCache
     ? invalidatingAccounts(input.accounts, limiter as typeof limiter & { bumpAuthEpoch(): Promise<void> }, keyCache, logger, alarm)
     : input.accounts;
-  const ports: Ports = { ...input, accounts, clock, logger, alarm, hasher: input.hasher ?? pureHasher, metrics: input.metrics ?? noMetrics };
+  // A limiter that can fail is watched for failing open, and /readyz's `limits` check asks the
+  // watch (gate/fail-open-watch.ts, docs/decisions.md §8); the in-process one cannot fail.
+  const watch = limiter.inProcess ? null : new FailOpenWatch(clock, alarm);
+  const probes = watch ? withFailOpenCheck(input.probes ?? [], watch) : input.probes;
+  // What the key gate keeps between requests: the cache, the lookups in flight, the watch.
+  const gate = keyGate({ cache: keyCache, watch });
+  const ports: Ports = {
+    ...input,
+    accounts,
+    clock,
+    logger,
+    alarm,
+    hasher: input.hasher ?? pureHasher,
+    metrics: input.metrics ?? noMetrics,
+    ...(probes ? { probes } : {}),
+  };
   const config = resolveConfig(serviceConfig);
   // A SECRET_KEY that is set but malformed or short stops the service here, not at the first search.
   beaconSignerFor(config.secretKey);
@@ -132,9 +148,9 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   function admit(def: RouteDef, state: RequestState): Promise<Admission> {
     switch (def.access) {
       case 'key':
-        return admitKey(state.request, ports, state.now, true, state.lifetime, keyCache);
+        return admitKey(state.request, ports, state.now, true, state.lifetime, gate);
       case 'key-uncounted':
-        return admitKey(state.request, ports, state.now, false, state.lifetime);
+        return admitKey(state.request, ports, state.now, false, state.lifetime, gate);
       case 'public':
         return admitPublic(state.context?.clientIp ?? 'unknown', ports, config, state.now);
       case 'admin':
