@@ -25,6 +25,7 @@ const CLEARED = [
   'CATALOGUE_STORAGE',
   'STRIPE_SECRET_KEY',
   'MAIL_TRANSPORT',
+  'WEB_CONCURRENCY',
 ];
 
 export async function spawnNodeHost(env: Record<string, string>, startMs = 60_000): Promise<NodeHostProcess> {

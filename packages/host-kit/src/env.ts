@@ -2,10 +2,14 @@
  * The configuration table of docs/decisions.md §1, read from the environment. Every host reads the
  * same names with the same defaults.
  */
+import { webConcurrencyOf } from './web-concurrency.js';
+
 export type StorageChoice = 'memory' | 'postgres';
 
 export interface HostEnv {
   port: number;
+  /** WEB_CONCURRENCY: the Node host's worker processes (web-concurrency.ts); 1 is one process, no workers. */
+  webConcurrency: number;
   baseUrl: string;
   /**
    * BASE_URL's origin when BASE_URL is set to an absolute http(s) URL: the origin of every
@@ -128,6 +132,7 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new Error(`LOG_LEVEL must be debug, info, warn or error, got "${logLevel}"`);
   return {
     port,
+    webConcurrency: webConcurrencyOf(env.WEB_CONCURRENCY),
     baseUrl: (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     publicOrigin: publicOriginOf(env.BASE_URL),
     storage: storageOf(env),

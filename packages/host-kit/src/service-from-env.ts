@@ -74,6 +74,11 @@ export interface HostedService {
   durable: boolean;
   /** Closes database pools and Redis connections. */
   close(): Promise<void>;
+  /**
+   * The limiter's own periodic work alone (this process's buffered usage to the stores), for a
+   * worker that leaves the rest of runJobs to another (hosts/node/src/cluster/worker.ts).
+   */
+  limiterJobs(now: Date): Promise<void>;
 }
 
 export async function createServiceFromEnv(source: Record<string, string | undefined>, options: ServiceFromEnvOptions = {}): Promise<HostedService> {
@@ -125,6 +130,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
     close: async () => {
       for (const close of closers.reverse()) await close().catch(() => {});
     },
+    limiterJobs: async (now) => limits.limiter.runJobs?.(now.getTime()),
   };
 }
 
