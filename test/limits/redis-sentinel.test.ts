@@ -136,3 +136,58 @@ describe('the limiter behind Redis Sentinel, through a failover (issue 27)', () 
     }
   }, 60_000);
 });
+
+describe('the limiter behind Redis Sentinel with passwords (issue 27)', () => {
+  let sentinel: RedisSentinel;
+
+  beforeAll(async () => {
+    sentinel = await createRedisSentinel({ password: 'data-pass-0123', sentinelPassword: 'sentinel-pass-4567' });
+  }, 40_000);
+  afterAll(async () => {
+    await sentinel?.stop();
+  });
+
+  const start = (password: string, logger?: Logger) =>
+    createServiceFromEnv(
+      {
+        CATALOGUE_STORAGE: 'memory',
+        REDIS_SENTINELS: sentinel.sentinelList,
+        REDIS_SENTINEL_NAME: sentinel.name,
+        REDIS_SENTINEL_PASSWORD: 'sentinel-pass-4567',
+        REDIS_PASSWORD: password,
+        LOG_LEVEL: 'error',
+        ADMIN_TOKEN,
+      },
+      { ...(logger ? { logger } : {}), redisPrefix: uniquePrefix('sentinel-auth') },
+    );
+
+  it('REDIS_SENTINEL_PASSWORD authenticates to the sentinels and REDIS_PASSWORD to the primary: limits are exact; a wrong password is not ready', async () => {
+    const kinds: string[] = [];
+    const hosted = await start('data-pass-0123', { log: (record) => void kinds.push(String(record.kind)) });
+    try {
+      expect((await hosted.service.fetch(new Request('http://sentinel.test/readyz'))).status).toBe(200);
+      const issued = await hosted.service.fetch(
+        new Request('http://sentinel.test/api/v1/admin/keys', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'auth@example.com', limits: { burst_per_minute: 5 } }),
+        }),
+      );
+      const { key } = (await issued.json()) as { key: string };
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await hosted.service.fetch(new Request(COUNTED, { headers: { 'x-api-key': key } }))).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+      expect(kinds.filter((kind) => kind.startsWith('ratelimit.'))).toEqual([]);
+    } finally {
+      await hosted.close();
+    }
+    const refused = await start('not-the-password');
+    try {
+      const ready = await refused.service.fetch(new Request('http://sentinel.test/readyz'));
+      expect(ready.status).toBe(503);
+      expect(JSON.stringify(await ready.json())).toContain('limit store unreachable');
+    } finally {
+      await refused.close();
+    }
+  }, 40_000);
+});

@@ -37,6 +37,8 @@ export interface HostEnv {
   redisSentinelName: string | null;
   /** REDIS_SENTINEL_PASSWORD: the sentinels' own AUTH password (`requirepass` of sentinel.conf), when they have one. */
   redisSentinelPassword: string | null;
+  /** REDIS_PASSWORD: the primary's and replicas' password behind Sentinel (with REDIS_URL the URL carries it). */
+  redisPassword: string | null;
   upstashUrl: string | null;
   upstashToken: string | null;
   adminToken: string | null;
@@ -137,16 +139,20 @@ function publicOriginOf(baseUrl: string | undefined): string | null {
  * REDIS_SENTINELS (+ REDIS_SENTINEL_NAME): the limit store behind Redis Sentinel. One way to name
  * the store at a time: REDIS_URL beside it is refused rather than one of them silently ignored.
  */
-function redisSentinels(env: Record<string, string | undefined>): Pick<HostEnv, 'redisSentinels' | 'redisSentinelName' | 'redisSentinelPassword'> {
+function redisSentinels(
+  env: Record<string, string | undefined>,
+): Pick<HostEnv, 'redisSentinels' | 'redisSentinelName' | 'redisSentinelPassword' | 'redisPassword'> {
   const listed = (env.REDIS_SENTINELS ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
   const name = env.REDIS_SENTINEL_NAME || null;
   const password = env.REDIS_SENTINEL_PASSWORD || null;
+  const dataPassword = env.REDIS_PASSWORD || null;
   if (listed.length === 0) {
-    if (name || password) throw new Error('REDIS_SENTINEL_NAME and REDIS_SENTINEL_PASSWORD need REDIS_SENTINELS');
-    return { redisSentinels: [], redisSentinelName: null, redisSentinelPassword: null };
+    if (name || password || dataPassword)
+      throw new Error('REDIS_SENTINEL_NAME, REDIS_SENTINEL_PASSWORD and REDIS_PASSWORD need REDIS_SENTINELS (REDIS_URL carries its own password)');
+    return { redisSentinels: [], redisSentinelName: null, redisSentinelPassword: null, redisPassword: null };
   }
   if (env.REDIS_URL) throw new Error('REDIS_URL and REDIS_SENTINELS both name the limit store: set one of them');
   if (!name) throw new Error('REDIS_SENTINELS needs REDIS_SENTINEL_NAME (the primary’s name the sentinels monitor)');
@@ -156,7 +162,7 @@ function redisSentinels(env: Record<string, string | undefined>): Pick<HostEnv, 
     if (!match || port < 1 || port > 65_535) throw new Error(`REDIS_SENTINELS: not host:port: "${entry}"`);
     return { host: (match[1] as string).replace(/^\[(.*)\]$/, '$1'), port };
   });
-  return { redisSentinels: sentinels, redisSentinelName: name, redisSentinelPassword: password };
+  return { redisSentinels: sentinels, redisSentinelName: name, redisSentinelPassword: password, redisPassword: dataPassword };
 }
 
 export function readEnv(env: Record<string, string | undefined>): HostEnv {

@@ -218,6 +218,7 @@ async function limiterFromEnv(
             sentinels: env.redisSentinels,
             name: env.redisSentinelName as string,
             ...(env.redisSentinelPassword ? { sentinelPassword: env.redisSentinelPassword } : {}),
+            ...(env.redisPassword ? { password: env.redisPassword } : {}),
           },
     );
     closers.push(() => client.close());

@@ -23,6 +23,8 @@ export type RedisTarget =
       name: string;
       /** AUTH of the sentinels themselves (`requirepass` in sentinel.conf), when set. */
       sentinelPassword?: string;
+      /** AUTH of the primary and replicas they name (`requirepass` / `masterauth`), when set. */
+      password?: string;
     };
 
 export type RedisMode = 'single' | 'cluster' | 'sentinel';
@@ -105,6 +107,7 @@ export async function createRedisClient(target: RedisTarget, options: RedisOptio
       sentinels: target.sentinels,
       name: target.name,
       ...(target.sentinelPassword ? { sentinelPassword: target.sentinelPassword } : {}),
+      ...(target.password ? { password: target.password } : {}),
       // Sentinel publishes +switch-master: reconnect to the new primary without waiting for the old one's socket to time out.
       failoverDetector: true,
       ...FAIL_FAST,
