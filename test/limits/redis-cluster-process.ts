@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis as IORedis } from 'ioredis';
-import { killProcess, sparePort, waitForPing } from './redis-process.js';
+import { ephemeralServerArgs, killProcess, sparePort, waitForPing } from './redis-process.js';
 
 const run = promisify(execFile);
 
@@ -60,22 +60,13 @@ export async function createRedisCluster(masters = 3): Promise<RedisCluster> {
       const child = spawn(
         'redis-server',
         [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
+          ...ephemeralServerArgs(port, dir),
           '--cluster-enabled',
           'yes',
           '--cluster-config-file',
           join(dir, `nodes-${port}.conf`),
           '--cluster-node-timeout',
           '2000',
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--dir',
-          dir,
         ],
         { stdio: 'ignore' },
       );

@@ -15,6 +15,11 @@ export interface RedisProcess {
   resume(): void;
 }
 
+/** redis-server's arguments for a test's own server: loopback only, no persistence (files, if any, in `dir`). */
+export function ephemeralServerArgs(port: number, dir?: string): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(dir ? ['--dir', dir] : [])];
+}
+
 /** SIGKILL of a process this test started, by its PID; resolves once it has exited. */
 export function killProcess(child: ChildProcess | null | undefined): Promise<void> {
   return new Promise<void>((resolve) => {

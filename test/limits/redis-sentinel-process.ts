@@ -13,7 +13,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis as IORedis } from 'ioredis';
-import { killProcess, sparePort, waitForPing } from './redis-process.js';
+import { ephemeralServerArgs, killProcess, sparePort, waitForPing } from './redis-process.js';
 
 export interface RedisSentinel {
   /** The monitored primary's name (REDIS_SENTINEL_NAME). */
@@ -84,19 +84,7 @@ export async function createRedisSentinel(options: RedisSentinelOptions | number
     await Promise.all([...byPort.values()].map(killProcess));
     await rm(dir, { recursive: true, force: true });
   };
-  const dataArgs = (port: number) => [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--dir',
-    dir,
-    ...(password ? ['--requirepass', password, '--masterauth', password] : []),
-  ];
+  const dataArgs = (port: number) => [...ephemeralServerArgs(port, dir), ...(password ? ['--requirepass', password, '--masterauth', password] : [])];
   const sentinels: Array<{ host: string; port: number }> = [];
   try {
     const primary = await sparePort();
