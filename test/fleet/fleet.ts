@@ -80,9 +80,17 @@ export async function startFleetHost(name: string, runtime: Runtime, env: Record
   };
 }
 
-/** `ratelimit.fail_open` records of every host since its mark. */
-export function failOpens(hosts: readonly FleetHost[], marks: readonly number[]): number {
-  return hosts.reduce((sum, host, i) => sum + host.records(marks[i]).filter((r) => r.kind === 'ratelimit.fail_open').length, 0);
+/** `ratelimit.fail_open` records of every host since its mark, counted by their `error` (`{}`: none). */
+export function failOpens(hosts: readonly FleetHost[], marks: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  hosts.forEach((host, i) => {
+    for (const record of host.records(marks[i])) {
+      if (record.kind !== 'ratelimit.fail_open') continue;
+      const error = String(record.error);
+      out[error] = (out[error] ?? 0) + 1;
+    }
+  });
+  return out;
 }
 
 /** Polls `read` until it gives `want` or `timeoutMs` passed; the last value read (assert on it). */
