@@ -46,7 +46,11 @@ async function clusterStateOk(url: string): Promise<boolean> {
   }
 }
 
-export async function createRedisCluster(masters = 3): Promise<RedisCluster> {
+/**
+ * `ports`: the masters' ports, to start a cluster again, empty, where clients already look for it
+ * (the fleet test restarts its store so); spare ports otherwise.
+ */
+export async function createRedisCluster(masters = 3, ports: readonly number[] = []): Promise<RedisCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'redis-cluster-'));
   const children: ChildProcess[] = [];
   const nodes: RedisClusterNode[] = [];
@@ -56,7 +60,7 @@ export async function createRedisCluster(masters = 3): Promise<RedisCluster> {
   };
   try {
     for (let i = 0; i < masters; i++) {
-      const port = await sparePort();
+      const port = ports[i] ?? (await sparePort());
       const child = spawn(
         'redis-server',
         [

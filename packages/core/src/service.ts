@@ -139,6 +139,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
       throw requestAborted();
     }
     state.release = admission.release;
+    state.trace.admittedAt = performance.now();
     if (admission.headers) Object.assign(extra, admission.headers);
     if (admission.principal) state.trace.keyPrefix = admission.principal.key.display_prefix;
     const ctx: RouteContext = new HandlerContext(state, state.search(def), admission.principal, ports, config, routes, keepAlive);
@@ -209,6 +210,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
       route: trace.route,
       status: response.status,
       ms: Math.round(seconds * 10_000) / 10,
+      gate_ms: trace.admittedAt === 0 ? null : Math.round((trace.admittedAt - started) * 10) / 10,
       key_prefix: trace.keyPrefix,
     });
     ports.metrics.request(trace.route, request.method, response.status, seconds);
@@ -232,6 +234,13 @@ class RequestTrace {
   route: string | null = null;
   /** The admitted key's 12-character display prefix (docs/decisions.md §3): never the key. */
   keyPrefix: string | null = null;
+  /**
+   * performance.now() when admission let the request through to its handler (0: it never got
+   * there): the access line's `gate_ms`. `ms - gate_ms` is then the part of the request that
+   * held its concurrency slot (the slot is released in the same turn as the line is written;
+   * the Redis limiter sends that release at the turn's end).
+   */
+  admittedAt = 0;
 }
 
 /** One request's state between the steps of the pipeline. */
