@@ -22,6 +22,8 @@ const LEASE_ARG = String(LEASE_MS);
 const MARKER_TTL_ARG = String(CALL_MARKER_TTL_MS);
 /** ADMIT_SCRIPT's ARGV index (from 0) of the month counter's seed. */
 const SEED_ARG = 9;
+/** ADMIT_SCRIPT's ARGV index (from 0) of the accounts epoch's seed. */
+const EPOCH_SEED_ARG = 13;
 const MAX_CACHED_KEY_NAMES = 10_000;
 
 type Reply = Array<string | number | null>;
@@ -100,6 +102,8 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
       String(ctx.monthTtlMs(names.monthName, now)),
       request.authEpoch ?? '',
       String(marker.bit),
+      // A missing accounts epoch: made here on a single Redis, seeded from the global one on a cluster.
+      ctx.redis.cluster === true ? '' : '*',
     ];
     // The counter is in its month's "counted" set before this call can be in it (usage-flush.ts).
     flush.beforeAdmit(names.month, names.counter);
@@ -113,12 +117,19 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
       throw error;
     }
     if (folded) releases.landed(folded);
-    if (reply[0] !== 'seed') return reply;
-    // The month counter is missing (new month, or Redis restarted empty): seed it from durable usage.
-    args[SEED_ARG] = String(await ctx.durableUsage(names.month, names.customerId, names.environment, names.monthName));
-    const seeded = await inTime.wrap(admitScript.exec(scriptKeys, args));
-    if (seeded[0] === 'seed') throw new Error('month counter could not be seeded');
-    return seeded;
+    // Something the script needs is missing; it counted nothing: seed it and send the call again.
+    for (let tries = 0; reply[0] === 'seed' || reply[0] === 'epoch'; tries++) {
+      if (tries === 2) throw new Error(`the admit script could not be seeded (${String(reply[0])})`);
+      if (reply[0] === 'epoch') {
+        // The cluster slot's copy of the accounts epoch is missing: seed it with the global one.
+        args[EPOCH_SEED_ARG] = await epochs.current();
+      } else {
+        // The month counter is missing (new month, or Redis restarted empty): seed it from durable usage.
+        args[SEED_ARG] = String(await ctx.durableUsage(names.month, names.customerId, names.environment, names.monthName));
+      }
+      reply = await inTime.wrap(admitScript.exec(scriptKeys, args));
+    }
+    return reply;
   }
 
   return {
@@ -144,7 +155,6 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
       }
       const [status, gen, used, burst, nextFree, epoch, durable] = reply;
       const authEpoch = String(epoch);
-      epochs.saw(authEpoch);
       if (status === 'stale') {
         // The caller's cached key lookup predates a change to accounts: nothing was counted.
         return {

@@ -48,6 +48,8 @@ export interface LimiterKeys {
   authEpoch(slot: number): string;
   /** Every copy of the accounts epoch: what bumpAuthEpoch writes. */
   authEpochs(): string[];
+  /** The accounts epoch itself: the one key on a single Redis, what a cluster slot's copy is seeded from. */
+  readonly globalAuthEpoch: string;
   /**
    * Set of the month counters of `month` that took calls (`<environment>:<customerId>`): what a
    * flush reads. One key of its own (its scripts touch nothing else), so any slot may hold it.
@@ -75,6 +77,7 @@ export function limiterKeys(prefix: string, options: LimiterKeyOptions = {}): Li
     callBits: (slot, instance, bucket) => `${prefix}:{${slotTag(slot)}}:calls:${instance}:${bucket}`,
     authEpoch: (slot) => (options.epochPerSlot?.() ? slotEpoch(slot) : epoch),
     authEpochs: () => (options.epochPerSlot?.() ? Array.from({ length: SLOTS }, (_, slot) => slotEpoch(slot)) : [epoch]),
+    globalAuthEpoch: epoch,
     counted: (month) => `${prefix}:counted:${month}`,
   };
 }

@@ -77,6 +77,25 @@ function clusterOf(url: string, extra: RedisOptions): Cluster {
   });
 }
 
+/** Node states on the way to `ready`: a command sent then waits in the node's queue for the connect. */
+const CONNECTING = new Set(['wait', 'connecting', 'connect']);
+
+/**
+ * Opens a cluster node's connection if it waits for its first command, and waits (at most 2 s)
+ * until it is ready; a failure shows on the commands.
+ */
+async function connectNode(node: IORedis): Promise<void> {
+  if (!CONNECTING.has(node.status)) return;
+  const ready = new Promise<void>((resolve) => {
+    const done = () => resolve();
+    node.once('ready', done);
+    node.once('end', done);
+    setTimeout(done, 2_000).unref();
+  });
+  if (node.status === 'wait') node.connect().catch(() => {});
+  await ready;
+}
+
 const errorCode = (error: unknown) => (error as { code?: string } | null)?.code;
 
 export async function createRedisClient(target: RedisTarget, options: RedisOptions = {}): Promise<RedisClient> {
@@ -153,10 +172,15 @@ export async function createRedisClient(target: RedisTarget, options: RedisOptio
       cluster.on('error', (error) => {
         lastErrorCode = errorCode(error);
       });
+      // ioredis connects to a node on its first command (lazyConnect): the first spike would wait
+      // for every master's connect and ready check, past the admit's 50 ms. Connect them now, and
+      // any node a slot refresh adds (a failover, a resharding) as soon as it is known.
+      cluster.on('+node', (node: IORedis) => void connectNode(node));
       await new Promise<void>((resolve) => {
         cluster.once('ready', resolve);
         cluster.once('error', () => resolve());
       });
+      await Promise.all(cluster.nodes('master').map(connectNode));
       if (!closed) use('cluster', cluster);
     };
     let detecting: Promise<void> = Promise.resolve();
@@ -188,8 +212,8 @@ export async function createRedisClient(target: RedisTarget, options: RedisOptio
       await Promise.all(
         masters.map(async (node) => {
           // A node away would queue the command (ioredis keeps node connections' offline queues);
-          // one not used yet ('wait': they connect lazily) connects for it.
-          if (node.status !== 'ready' && node.status !== 'wait') throw new StoreNotConnectedError(lastErrorCode);
+          // one still connecting (or not used yet: 'wait') answers once connected.
+          if (node.status !== 'ready' && !CONNECTING.has(node.status)) throw new StoreNotConnectedError(lastErrorCode);
           const info = String(await node.cluster('INFO'));
           if (!/^cluster_state:ok\s*$/m.test(info)) throw Object.assign(new Error('cluster state not ok'), { code: 'CLUSTERDOWN' });
         }),

@@ -69,18 +69,20 @@ end
  *       accounts epoch (a cluster: the slot's copy) — all in the customer's slot (keys.ts)
  * ARGV: now, windowMs, burstLimit, quota, block (1|0), concurrency, leaseMs, callId,
  *       markerTtlMs, seed ('' when unknown), monthTtlMs, expectedEpoch ('' for none), marker
- *       bit, then the ids of leases of this key released since (lease-releases.ts: removed
- *       first, whatever the answer, so a release needs no command of its own)
+ *       bit, epoch seed (below), then the ids of leases of this key released since
+ *       (lease-releases.ts: removed first, whatever the answer, so a release needs no command of
+ *       its own)
  * Returns { status, gen, monthCount, burstUsed, nextFreeMs, epoch, durable }; status is ok | quota |
  * burst | concurrency | dup (call id already counted) | seed (month counter missing, seed
- * unknown) | stale (expectedEpoch is not the accounts epoch: nothing counted, the caller's
- * cached key lookup is out of date). For ok, burstUsed and nextFreeMs include the call, and
- * durable is the counter's `f` (how far it is in PostgreSQL).
- * A generation or epoch the script creates is 'g' or 'c' and the call's id (unique already):
- * the accounts epoch is created when missing (a Redis that restarted empty, a new cluster's
- * slot), so no cached lookup survives a lost epoch. 'c' tells the limiter the epoch was made
- * here, per slot, rather than by a bump (bumped epochs begin with 'e'): it bumps once, so every
- * slot's copy holds the same epoch again (auth-epochs.ts).
+ * unknown) | epoch (the slot's accounts epoch copy is missing, epoch seed '': nothing counted)
+ * | stale (expectedEpoch is not the accounts epoch: nothing counted, the caller's cached key
+ * lookup is out of date). For ok, burstUsed and nextFreeMs include the call, and durable is the
+ * counter's `f` (how far it is in PostgreSQL).
+ * A generation the script creates is 'g' and the call's id (unique already). A missing accounts
+ * epoch (a Redis that restarted empty, a new cluster's slot) is created from the epoch seed: on
+ * a single Redis '*', 'c' and the call's id (its one key is the epoch: no cached lookup survives
+ * its loss); on a cluster the global epoch the limiter read (auth-epochs.ts), so every slot's copy
+ * holds the one epoch the key cache compares across customers.
  */
 export const ADMIT_SCRIPT = `${MONTH_STATE}${MARK_CALL}${BURST_LOG}
 local now         = tonumber(ARGV[1])
@@ -92,11 +94,13 @@ local concurrency = tonumber(ARGV[6])
 local leaseMs     = tonumber(ARGV[7])
 local bit         = tonumber(ARGV[13])
 
-if #ARGV > 13 then redis.call('ZREM', KEYS[3], unpack(ARGV, 14)) end
+if #ARGV > 14 then redis.call('ZREM', KEYS[3], unpack(ARGV, 15)) end
 
 local epoch = redis.call('GET', KEYS[5])
 if not epoch then
-  epoch = 'c' .. ARGV[8]
+  if ARGV[14] == '' then return {'epoch'} end
+  epoch = ARGV[14]
+  if epoch == '*' then epoch = 'c' .. ARGV[8] end
   redis.call('SET', KEYS[5], epoch)
 end
 if ARGV[12] ~= '' and ARGV[12] ~= epoch then return {'stale', '', 0, 0, 0, epoch} end
@@ -193,6 +197,14 @@ local upto = tonumber(ARGV[2])
 if state[3] and tonumber(state[3]) <= upto then redis.call('HDEL', KEYS[1], 'c', 'ct') end
 if tonumber(state[2]) < upto then redis.call('HSET', KEYS[1], 'f', upto) end
 return 1
+`;
+
+/** The global accounts epoch, made from ARGV[1] when missing. KEYS: it. Returns { epoch }. */
+export const GLOBAL_EPOCH_SCRIPT = `
+local epoch = redis.call('GET', KEYS[1])
+if epoch then return {epoch} end
+redis.call('SET', KEYS[1], ARGV[1])
+return {ARGV[1]}
 `;
 
 /** Adds a member to a set that lives as long as `ttlMs` from now. KEYS: set; ARGV: member, ttlMs. */
