@@ -38,7 +38,10 @@ export async function admitKey(
   if (!counted) {
     const principal = await authenticate(request, ports.accounts, ports.hasher, lifetime);
     try {
-      return { principal, headers: rateLimitHeaders(await ports.limiter.peek(admitRequestOf(principal, now)), now), release: null };
+      // Usage names the quota policy too (issue 28 item 5): the month's count, read beside the peek.
+      const month = ports.limiter.monthCount(principal.customer.id, principal.key.environment, monthOf(now));
+      const [burst, used] = await Promise.all([ports.limiter.peek(admitRequestOf(principal, now)), month]);
+      return { principal, headers: rateLimitHeaders(burst, now, { limit: principal.policy.quotaPerMonth, used }), release: null };
     } catch (error) {
       return failOpen(ports, principal, error);
     }
