@@ -198,7 +198,7 @@ describe('monthly quota', () => {
     const key = await t.issueKey();
     const res = await t.fetch('/api/v1/masters/batch', {
       method: 'POST',
-      headers: { 'x-api-key': key },
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
       body: JSON.stringify({ ids: [113, 500, 501, 1660109, 9] }),
     });
     expect(res.status).toBe(200);
