@@ -241,6 +241,17 @@ const INVALID_ONLY: Record<string, string> = {
 
 function casesFor(doc: OpenApiDoc, op: string): { valid: Cases; invalid: Cases } | undefined {
   const base = doc.openapi && Object.keys(doc.paths).some((p) => p.startsWith('/api/v2')) ? '/api/v2' : '/api/v1';
+  const [method, path] = op.split(' ') as [string, string];
+  // HEAD is walked with its GET's cases; OPTIONS with one call of the path's first operation.
+  if (method === 'HEAD') return casesFor(doc, `GET ${path}`);
+  if (method === 'OPTIONS') {
+    const first = Object.keys(doc.paths[path] ?? {}).find((m) => m !== 'head' && m !== 'options') ?? 'get';
+    const cases = casesFor(doc, `${first.toUpperCase()} ${path}`);
+    return {
+      valid: async (c) => (cases ? (await cases.valid(c)).slice(0, 1).map(({ path: p }) => ({ path: p })) : [{ path: path.replace(/\{(\w+)\}/g, 'x') }]),
+      invalid: () => [],
+    };
+  }
   return ONLY[op] ?? SHARED[op.replace(base, '{base}')];
 }
 
@@ -300,11 +311,14 @@ describe('contract walk', () => {
         const valid = cases ? await cases.valid(c) : [];
         for (const call of valid) await record(call, true);
         for (const call of cases ? await cases.invalid(c) : []) await record(call, false);
+        // OPTIONS reads neither query nor credentials: it answers every path with its Allow.
+        if (method === 'OPTIONS') continue;
         // Generic invalid inputs: an undocumented parameter, and no credentials where some are needed.
         const probe = valid[0] ?? { path: path.replace(/\{(\w+)\}/g, 'x'), method, body: {} };
         const sep = probe.path.includes('?') ? '&' : '?';
         const undocumented = await record({ ...probe, path: `${probe.path}${sep}undocumented_param=1` }, false);
-        if (undocumented.status !== 400 || (undocumented.body as { error?: string }).error !== 'invalid_query') {
+        // HEAD answers the status alone.
+        if (undocumented.status !== 400 || (method !== 'HEAD' && (undocumented.body as { error?: string }).error !== 'invalid_query')) {
           problems.push(`${op}: an undocumented parameter answered ${undocumented.status} instead of 400 invalid_query`);
         }
         const operation = doc.paths[path]?.[method.toLowerCase()];
@@ -339,7 +353,8 @@ describe('contract walk', () => {
       }
     }
     expect(problems).toEqual([]);
-    expect([...seen].sort()).toEqual([200, 201, 308, 410]);
+    // OPTIONS answers 204 with Allow after the sunset too: it reaches no route.
+    expect([...seen].sort()).toEqual([200, 201, 204, 308, 410]);
   });
 
   it('an undocumented response field fails the check (the walk can fail)', async () => {
