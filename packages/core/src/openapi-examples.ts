@@ -92,6 +92,13 @@ const MAP_KEYS: Record<string, string> = {
   '/api/v1/search': 'get',
 };
 
+const BY_FORMAT: Record<string, string> = {
+  uri: 'https://catalogue.example.org/api/v2/artist/vince-watson',
+  email: 'ops@label.example',
+  'date-time': '2026-11-01T00:00:00.000Z',
+  date: '2026-11-01',
+};
+
 /** A value the schema accepts; `components` resolves `$ref`s. */
 export function exampleOf(schema: unknown, components: Schemas, depth = 0, field?: string, within?: Record<string, string | number>): unknown {
   if (!schema || typeof schema !== 'object' || depth > 40) return null;
