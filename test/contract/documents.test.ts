@@ -90,6 +90,9 @@ describe('OpenAPI documents', () => {
           expect(codes('413'), `${method} ${path}`).toContain('payload_too_large');
           // An empty path parameter (`/api/v1/label/`) names no route.
           if (path.includes('{') && method !== 'options') expect(codes('404'), `${method} ${path}`).toContain('route_not_found');
+          // Every required parameter has an example a tool can send (Dredd refuses a document without).
+          for (const p of op.parameters.filter((p) => p.required) as unknown as Array<{ name: string; example?: unknown }>)
+            expect(p.example, `${method} ${path} ${p.name} example`).toBeDefined();
           for (const p of op.parameters.filter((p) => p.in === 'path') as unknown as Array<{
             name: string;
             schema: Record<string, unknown>;

@@ -48,6 +48,9 @@ const BY_NAME: Record<string, string | number> = {
   tier: 'self_serve_99',
   version: 'v1',
   master_id: 113,
+  ids: 113,
+  search_id: 'srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C',
+  q: 'moments in time',
   release_id: 116925,
   main_release_id: 116925,
   cluster_id: 12901,
@@ -72,6 +75,7 @@ const WITHIN: Record<string, Record<string, string | number>> = {
   locators: { source: 'discogs', id: '3225', url: 'https://www.discogs.com/artist/3225' },
   info: { title: 'Music Catalogue Data Service v1', version: '1.0.0' },
   active_years: { first: 1999, last: 2016 },
+  limits: { quota_per_month: 1_000_000, burst_per_minute: 2000, concurrency: 10, batch_max: 500 },
   top_genres: { name: 'Electronic' },
   top_styles: { name: 'Techno' },
   tags: { name: 'techno' },
@@ -106,7 +110,8 @@ export function exampleOf(schema: unknown, components: Schemas, depth = 0, field
   if (typeof s.$ref === 'string') return exampleOf(components[s.$ref.split('/').pop() as string], components, depth + 1, field, within);
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
   if ('const' in s) return s.const;
-  if (Array.isArray(s.enum)) return s.enum[0];
+  // A default is the value the route takes when the field is left out: the likeliest example.
+  if (Array.isArray(s.enum)) return s.default !== undefined && s.enum.includes(s.default) ? s.default : s.enum[0];
   if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((part) => exampleOf(part, components, depth + 1)));
   const options = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
   if (Array.isArray(options)) {
@@ -158,7 +163,7 @@ function withinBounds(s: Json, value: number): boolean {
 function stringExample(s: Json, field: string | undefined, within: Record<string, string | number> | undefined): string {
   if (typeof s.format === 'string' && BY_FORMAT[s.format]) return BY_FORMAT[s.format] as string;
   const hint = field ? (within?.[field] ?? BY_NAME[field]) : undefined;
-  if (typeof hint === 'string' && s.pattern === undefined && (typeof s.maxLength !== 'number' || hint.length <= s.maxLength)) return hint;
+  if (typeof hint === 'string' && (typeof s.pattern !== 'string' || new RegExp(s.pattern, 'u').test(hint)) && (typeof s.maxLength !== 'number' || hint.length <= s.maxLength)) return hint;
   const min = typeof s.minLength === 'number' ? s.minLength : 0;
   const text = 'text';
   return text.length >= min ? text : text.padEnd(min, 'x');

@@ -189,6 +189,12 @@ function pathParameter(name: string, path: string): Record<string, unknown> {
   };
 }
 
+/**
+ * Examples a tool sends when it calls an operation: every required query parameter's, and those
+ * without which a call of a route with alternative parameters (resolve, Bandcamp release) is a 400.
+ */
+const QUERY_EXAMPLES: Record<string, string> = { path: '/api/v1/masters/113', q: 'Vince Watson', artist: 'vince-watson' };
+
 const IF_NONE_MATCH = {
   name: 'If-None-Match',
   in: 'header',
@@ -329,11 +335,13 @@ function operationOf(route: RouteDef, routes: readonly RouteDef[], path: string,
     const schema = querySchema(param.schema);
     const required = (param.schema as { type?: string }).type !== 'optional';
     const description = typeof schema.description === 'string' ? schema.description : undefined;
+    const example = QUERY_EXAMPLES[name];
     parameters.push({
       name,
       in: 'query',
       required,
       ...(description ? { description } : {}),
+      ...(example !== undefined ? { example } : {}),
       schema: param.multi ? { type: 'array', items: schema } : schema,
       ...(param.multi ? { style: 'form', explode: true } : {}),
     });
@@ -392,8 +400,9 @@ function operationOf(route: RouteDef, routes: readonly RouteDef[], path: string,
   }
   for (const [status, { name }] of Object.entries(HOST_RESPONSES)) responses[status] = { $ref: `#/components/responses/${name}` };
   const security = keyed ? [{ ApiKey: [] }] : route.access === 'admin' ? [{ AdminToken: [] }] : route.tags.includes('beacons') ? [{ BeaconToken: [] }] : [];
-  const requestBody = route.body
-    ? { required: true, description: route.body.description, content: { 'application/json': { schema: bodySchema(route.body.schema) } } }
+  const sent = route.body ? bodySchema(route.body.schema) : undefined;
+  const requestBody = sent
+    ? { required: true, description: route.body?.description, content: { 'application/json': { schema: sent, example: exampleOf(sent, schemas) } } }
     : route.foreignBody
       ? {
           required: true,

@@ -2348,7 +2348,10 @@ export interface operations {
     getSearch: {
         parameters: {
             query?: {
-                /** @description Free text. */
+                /**
+                 * @description Free text.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Kind of hit. Default all. */
                 type?: "all" | "master" | "artist" | "label" | "festival";
@@ -2776,7 +2779,10 @@ export interface operations {
     headSearch: {
         parameters: {
             query?: {
-                /** @description Free text. */
+                /**
+                 * @description Free text.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Kind of hit. Default all. */
                 type?: "all" | "master" | "artist" | "label" | "festival";
@@ -2963,7 +2969,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated facet names to count. Default genre,style. */
                 facets?: string;
-                /** @description Free text narrowing the set. */
+                /**
+                 * @description Free text narrowing the set.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Values per facet, 1 to 100. Default 20. */
                 limit?: number;
@@ -3388,7 +3397,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated facet names to count. Default genre,style. */
                 facets?: string;
-                /** @description Free text narrowing the set. */
+                /**
+                 * @description Free text narrowing the set.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Values per facet, 1 to 100. Default 20. */
                 limit?: number;
@@ -5433,7 +5445,10 @@ export interface operations {
     getResolve: {
         parameters: {
             query?: {
-                /** @description A name. */
+                /**
+                 * @description A name.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description A pasted Discogs, MusicBrainz, Bandcamp or Spotify link. */
                 url?: string;
@@ -5875,7 +5890,10 @@ export interface operations {
     headResolve: {
         parameters: {
             query?: {
-                /** @description A name. */
+                /**
+                 * @description A name.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description A pasted Discogs, MusicBrainz, Bandcamp or Spotify link. */
                 url?: string;
@@ -11081,6 +11099,13 @@ export interface operations {
         /** @description The master ids. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         113
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["MasterBatchRequest"];
             };
         };
@@ -12228,7 +12253,10 @@ export interface operations {
             query?: {
                 /** @description A Bandcamp release link (https://<artist>.bandcamp.com/album/…). */
                 url?: string;
-                /** @description An artist key: cluster_id, slug or typed locator. */
+                /**
+                 * @description An artist key: cluster_id, slug or typed locator.
+                 * @example vince-watson
+                 */
                 artist?: string;
             };
             header?: {
@@ -12680,7 +12708,10 @@ export interface operations {
             query?: {
                 /** @description A Bandcamp release link (https://<artist>.bandcamp.com/album/…). */
                 url?: string;
-                /** @description An artist key: cluster_id, slug or typed locator. */
+                /**
+                 * @description An artist key: cluster_id, slug or typed locator.
+                 * @example vince-watson
+                 */
                 artist?: string;
             };
             header?: {
@@ -14207,7 +14238,10 @@ export interface operations {
     getWayfind: {
         parameters: {
             query: {
-                /** @description A v1 path and query, starting with /api/v1. */
+                /**
+                 * @description A v1 path and query, starting with /api/v1.
+                 * @example /api/v1/masters/113
+                 */
                 path: string;
                 /** @description Method of the v1 call. Default: the path’s only method, or GET. */
                 method?: "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
@@ -14565,7 +14599,10 @@ export interface operations {
     headWayfind: {
         parameters: {
             query: {
-                /** @description A v1 path and query, starting with /api/v1. */
+                /**
+                 * @description A v1 path and query, starting with /api/v1.
+                 * @example /api/v1/masters/113
+                 */
                 path: string;
                 /** @description Method of the v1 call. Default: the path’s only method, or GET. */
                 method?: "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
@@ -15209,6 +15246,17 @@ export interface operations {
         /** @description The event. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                 *       "hits": [
+                 *         {
+                 *           "id": 1,
+                 *           "position": 0
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ObservedEvent"];
             };
         };
@@ -15228,7 +15276,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "accepted": true,
-                     *       "search_id": "text"
+                     *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
                     "application/json": components["schemas"]["EventAccepted"];
@@ -15537,6 +15585,12 @@ export interface operations {
         /** @description The event. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                 *       "q": "moments in time"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefinedEvent"];
             };
         };
@@ -15556,7 +15610,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "accepted": true,
-                     *       "search_id": "text"
+                     *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
                     "application/json": components["schemas"]["EventAccepted"];
@@ -15891,9 +15945,9 @@ export interface operations {
                      *       "overage_calls": 1,
                      *       "resets_at": "2026-12-01T00:00:00.000Z",
                      *       "limits": {
-                     *         "burst_per_minute": 1,
-                     *         "concurrency": 1,
-                     *         "batch_max": 1
+                     *         "burst_per_minute": 2000,
+                     *         "concurrency": 10,
+                     *         "batch_max": 500
                      *       }
                      *     }
                      */
@@ -16280,6 +16334,20 @@ export interface operations {
         /** @description Customer and key to create. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ops@label.example",
+                 *       "name": "Vince Watson",
+                 *       "tier": "contract_2000",
+                 *       "environment": "live",
+                 *       "limits": {
+                 *         "quota_per_month": 1000000,
+                 *         "burst_per_minute": 2000,
+                 *         "concurrency": 10,
+                 *         "batch_max": 500
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AdminKeyRequest"];
             };
         };

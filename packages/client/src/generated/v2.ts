@@ -1825,7 +1825,10 @@ export interface operations {
     getSearch: {
         parameters: {
             query?: {
-                /** @description Free text. */
+                /**
+                 * @description Free text.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Kind of hit. Default all. */
                 type?: "all" | "master" | "artist" | "label" | "festival";
@@ -2210,7 +2213,10 @@ export interface operations {
     headSearch: {
         parameters: {
             query?: {
-                /** @description Free text. */
+                /**
+                 * @description Free text.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Kind of hit. Default all. */
                 type?: "all" | "master" | "artist" | "label" | "festival";
@@ -2354,7 +2360,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated facet names to count. Default genre,style. */
                 facets?: string;
-                /** @description Free text narrowing the set. */
+                /**
+                 * @description Free text narrowing the set.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Values per facet, 1 to 100. Default 20. */
                 limit?: number;
@@ -2733,7 +2742,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated facet names to count. Default genre,style. */
                 facets?: string;
-                /** @description Free text narrowing the set. */
+                /**
+                 * @description Free text narrowing the set.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Values per facet, 1 to 100. Default 20. */
                 limit?: number;
@@ -4456,7 +4468,10 @@ export interface operations {
     getResolve: {
         parameters: {
             query?: {
-                /** @description A name. */
+                /**
+                 * @description A name.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description A pasted Discogs, MusicBrainz, Bandcamp or Spotify link. */
                 url?: string;
@@ -4849,7 +4864,10 @@ export interface operations {
     headResolve: {
         parameters: {
             query?: {
-                /** @description A name. */
+                /**
+                 * @description A name.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description A pasted Discogs, MusicBrainz, Bandcamp or Spotify link. */
                 url?: string;
@@ -8796,6 +8814,17 @@ export interface operations {
         /** @description The event. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                 *       "hits": [
+                 *         {
+                 *           "id": 1,
+                 *           "position": 0
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ObservedEvent"];
             };
         };
@@ -8812,7 +8841,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "accepted": true,
-                     *       "search_id": "text"
+                     *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
                     "application/json": components["schemas"]["EventAccepted"];
@@ -9087,6 +9116,12 @@ export interface operations {
         /** @description The event. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                 *       "q": "moments in time"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefinedEvent"];
             };
         };
@@ -9103,7 +9138,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "accepted": true,
-                     *       "search_id": "text"
+                     *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
                     "application/json": components["schemas"]["EventAccepted"];
