@@ -163,7 +163,12 @@ function withinBounds(s: Json, value: number): boolean {
 function stringExample(s: Json, field: string | undefined, within: Record<string, string | number> | undefined): string {
   if (typeof s.format === 'string' && BY_FORMAT[s.format]) return BY_FORMAT[s.format] as string;
   const hint = field ? (within?.[field] ?? BY_NAME[field]) : undefined;
-  if (typeof hint === 'string' && (typeof s.pattern !== 'string' || new RegExp(s.pattern, 'u').test(hint)) && (typeof s.maxLength !== 'number' || hint.length <= s.maxLength)) return hint;
+  if (
+    typeof hint === 'string' &&
+    (typeof s.pattern !== 'string' || new RegExp(s.pattern, 'u').test(hint)) &&
+    (typeof s.maxLength !== 'number' || hint.length <= s.maxLength)
+  )
+    return hint;
   const min = typeof s.minLength === 'number' ? s.minLength : 0;
   const text = 'text';
   return text.length >= min ? text : text.padEnd(min, 'x');
