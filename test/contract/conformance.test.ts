@@ -220,7 +220,7 @@ describe('conformance: a Node host on PostgreSQL against its own documents, chec
       const ctx = { base, beacon };
       for (const { op, path, method } of operations(definition as never)) {
         const operation = c.match({ method, path: path.replace(/\{(\w+)\}/g, (_m, name) => exampleOf(definition, path, method, name)), headers: {} });
-        const cases = path.endsWith('/stripe/webhook') ? webhookCases() : casesFor(definition as never, op);
+        const cases = path.endsWith('/stripe/webhook') ? webhookCases(definition) : casesFor(definition as never, op);
         const valid = cases ? await cases.valid(ctx) : [];
         for (const call of valid) await track(c, current, sentOf(call, method, withKey), { expect: (s) => s < 300, requestValid: method !== 'OPTIONS' });
         for (const call of cases ? await cases.invalid(ctx) : [])
@@ -306,20 +306,15 @@ describe('conformance: a Node host on PostgreSQL against its own documents, chec
   });
 });
 
-/** The webhook, signed with the deployment's secret: an event type without effects is acknowledged. */
-function webhookCases() {
-  const event = JSON.stringify({
-    id: 'evt_1QJ9ZvLkdIwHu7ixConform1',
-    object: 'event',
-    api_version: '2025-09-30.clover',
-    created: 1795046400,
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type: 'customer.created',
-    data: { object: { id: 'cus_R3xVw2kq9Lm1Ab', object: 'customer', email: 'ops@label.example' } },
-  });
+/**
+ * The webhook, signed with the deployment's secret: the document's own example event, as a type
+ * without effects (so no Stripe call is made), is acknowledged.
+ */
+function webhookCases(definition: Document) {
   const path = '/api/v1/stripe/webhook';
+  const operation = (definition.paths?.[path] as { post: { requestBody: { content: Record<string, { example: Record<string, unknown> }> } } }).post;
+  const example = operation.requestBody.content['application/json']?.example ?? {};
+  const event = JSON.stringify({ ...example, type: 'customer.created', data: { object: { id: 'cus_R3xVw2kq9Lm1Ab', object: 'customer' } } });
   return {
     valid: (): Call[] => [{ path, method: 'POST', body: event, headers: { 'stripe-signature': stripeSignature(event) } }],
     invalid: (): Call[] => [
