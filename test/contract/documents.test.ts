@@ -59,7 +59,7 @@ describe('OpenAPI documents', () => {
     const cached = t.service.routes.filter((r) => r.cache && r.method === 'GET');
     expect(cached.length).toBeGreaterThan(20);
     for (const [version, doc] of Object.entries(docs)) {
-      type Op = { parameters: Array<{ name: string; in: string }>; responses: Record<string, Record<string, unknown> | { $ref: string }> };
+      type Op = { parameters: Array<{ name: string; in: string; required?: boolean }>; responses: Record<string, Record<string, unknown> | { $ref: string }> };
       const paths = doc.paths as unknown as Record<string, Record<string, Op>>;
       for (const route of cached) {
         if (!route.path.startsWith(`/api/${version}`) && !route.tags.includes('health')) continue;
