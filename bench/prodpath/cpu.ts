@@ -4,7 +4,7 @@
  * measured run. Throughput on a shared 2-core machine moves with whatever else runs; the CPU
  * a request costs barely does, so the two together tell a change from noise (issue 14).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Redis as IORedis } from 'ioredis';
 import type postgres from 'postgres';
 
@@ -19,6 +19,26 @@ export function processCpuSeconds(pid: number): number {
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * utime + stime of a process and of its descendants alive now: the Node host with
+ * WEB_CONCURRENCY is a node:cluster primary and its workers (hosts/node/src/cluster/).
+ */
+export function processTreeCpuSeconds(pid: number): number {
+  let seconds = processCpuSeconds(pid);
+  for (const child of childPids(pid)) seconds += processTreeCpuSeconds(child);
+  return seconds;
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return []; // gone, or a kernel without the children file
   }
 }
 
@@ -56,7 +76,7 @@ export interface CpuPerRequest {
 }
 
 export async function cpuSnapshot(pid: number, admin: postgres.Sql, database: string, redisUrl: string): Promise<CpuSnapshot> {
-  return { process: processCpuSeconds(pid), postgres: await postgresCpuSeconds(admin, database), redis: await redisCpuSeconds(redisUrl) };
+  return { process: processTreeCpuSeconds(pid), postgres: await postgresCpuSeconds(admin, database), redis: await redisCpuSeconds(redisUrl) };
 }
 
 /** CPU seconds the backends spent between two readings; ones that came or went count from 0 or to their last reading. */

@@ -5,11 +5,14 @@
  * - bare: node:http answering one master's JSON from memory (the runtime's ceiling);
  * - bare+pg: node:http + postgres.js doing the same lookup (`SELECT record FROM master_records
  *   WHERE master_id = $1`), nothing else (bare-pg.mjs);
- * - host, no redis: the host on PostgreSQL with the in-process limiter.
+ * - host, no redis: the host on PostgreSQL with the in-process limiter;
+ * - host, 2 workers (Node): the host with WEB_CONCURRENCY=2, a node:cluster primary and two
+ *   workers on the same port, against `host` (one process): the ratio says what a second worker
+ *   adds on this machine, whose cores PostgreSQL, Redis and autocannon share.
  * The same for Bun (BENCH_RUNTIMES=node,bun). autocannon, BENCH_CONNECTIONS (20) connections,
  * ids cycling over 200 masters, BENCH_ROUNDS (3) interleaved rounds of BENCH_SECONDS (8) s per
  * target after a 2 s warm-up; medians.
- * BENCH_TARGETS=host,bare+pg measures only those targets (`host-no-redis` for the last); BENCH_CPU_PROF_DIR=<dir> starts every
+ * BENCH_TARGETS=host,bare+pg measures only those targets (`host-no-redis`, `host-2-workers` for those); BENCH_CPU_PROF_DIR=<dir> starts every
  * Node child with --cpu-prof there (a profile per child, written when it stops).
  * BENCH_BASELINE_ROOT=<another checkout, its npm ci done> adds "base host": that checkout's host
  * on the same PostgreSQL + Redis, in the same interleaved rounds, so a change is measured
@@ -45,8 +48,8 @@ const ONLY = process.env.BENCH_TARGETS?.split(',').map(targetKey);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 
-type TargetName = 'bare' | 'bare+pg' | 'host' | 'host, no redis' | 'base host';
-const TARGET_NAMES: TargetName[] = ['bare', 'bare+pg', 'host', 'host, no redis', 'base host'];
+type TargetName = 'bare' | 'bare+pg' | 'host' | 'host, 2 workers' | 'host, no redis' | 'base host';
+const TARGET_NAMES: TargetName[] = ['bare', 'bare+pg', 'host', 'host, 2 workers', 'host, no redis', 'base host'];
 
 interface Running {
   url: string;
@@ -189,6 +192,16 @@ async function main(): Promise<void> {
         },
       },
       { name: 'host', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }) },
+      // WEB_CONCURRENCY is the Node host's (hosts/node/src/cluster/); Bun serves one process.
+      ...(runtime === 'node'
+        ? [
+            {
+              name: 'host, 2 workers' as const,
+              runtime,
+              start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, WEB_CONCURRENCY: '2' }),
+            },
+          ]
+        : []),
       { name: 'host, no redis', runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl }) },
       ...(BASELINE_ROOT
         ? [{ name: 'base host' as const, runtime, start: () => hostTarget(runtime, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }, BASELINE_ROOT) }]
@@ -239,6 +252,11 @@ async function main(): Promise<void> {
       console.log(`bare+pg / bare: ${(pg.rps / bare.rps).toFixed(2)}×`);
       const base = of('base host');
       const host = of('host');
+      const workers = of('host, 2 workers');
+      if (workers.rps !== undefined && host.rps !== undefined)
+        console.log(
+          `host, 2 workers / host (WEB_CONCURRENCY=2 against 1): ${(workers.rps / host.rps).toFixed(2)}× req/s, p99 ${workers.p99} vs ${host.p99} ms, CPU ${workers.cpu.total.toFixed(0)} vs ${host.cpu.total.toFixed(0)} µs/request (all processes; the host's are the primary and its workers)`,
+        );
       if (base.rps !== undefined && host.rps !== undefined)
         console.log(
           `host / base host (${BASELINE_ROOT}): ${(host.rps / base.rps).toFixed(2)}× req/s, host process CPU ${host.cpu.process.toFixed(0)} vs ${base.cpu.process.toFixed(0)} µs/request`,

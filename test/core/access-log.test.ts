@@ -24,18 +24,21 @@ describe('access log', () => {
       route: '/api/v1/masters/:id',
       status: 200,
       ms: expect.any(Number),
+      gate_ms: expect.any(Number),
       key_prefix: key.slice(0, 12),
     });
 
     await t.fetch('/api/v1/nowhere/113');
     await t.fetch('/api/v1/search', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
     await t.fetch('/api/v1/masters/113', { method: 'HEAD', headers: { 'x-api-key': key, 'if-none-match': '*' } });
-    expect(access(t.logs).map((r) => [r.method, r.route, r.status, r.key_prefix])).toEqual([
-      ['GET', '/api/v1/masters/:id', 200, key.slice(0, 12)],
-      ['GET', null, 404, null],
-      ['OPTIONS', null, 204, null],
-      ['HEAD', '/api/v1/masters/:id', 304, key.slice(0, 12)],
+    expect(access(t.logs).map((r) => [r.method, r.route, r.status, r.key_prefix, typeof r.gate_ms])).toEqual([
+      ['GET', '/api/v1/masters/:id', 200, key.slice(0, 12), 'number'],
+      ['GET', null, 404, null, 'object'],
+      ['OPTIONS', null, 204, null, 'object'],
+      ['HEAD', '/api/v1/masters/:id', 304, key.slice(0, 12), 'number'],
     ]);
+    // The handler ran inside the request: gate_ms lies within ms.
+    for (const line of access(t.logs)) if (line.gate_ms !== null) expect(line.gate_ms as number).toBeLessThanOrEqual(line.ms as number);
   });
 
   it('never carries a key: refused, revoked, malformed, or sent where it does not belong', async () => {

@@ -58,7 +58,16 @@ export async function startHost(runtime: Runtime, extraEnv: Record<string, strin
     ...extraEnv,
   };
   // Vitest sets BASE_URL=/ in its own environment; hosts must not take it for the public origin.
-  for (const name of ['BASE_URL', 'DATABASE_URL', 'REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'STRIPE_SECRET_KEY', 'MAIL_TRANSPORT'])
+  for (const name of [
+    'BASE_URL',
+    'DATABASE_URL',
+    'REDIS_URL',
+    'UPSTASH_REDIS_REST_URL',
+    'UPSTASH_REDIS_REST_TOKEN',
+    'STRIPE_SECRET_KEY',
+    'MAIL_TRANSPORT',
+    'WEB_CONCURRENCY',
+  ])
     delete env[name];
   const [command, args] = commandFor(runtime);
   const child: ChildProcess = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -90,7 +90,7 @@ describe.each(TRANSPORTS)('lease releases over %s', (transportName) => {
     const other = await a.admit(request(p, JAN_15, { keyId: 'key_batch_other' }));
     expect(held.every((d) => d.allowed) && other.allowed).toBe(true);
     expect((await b.admit(request(p, JAN_15 + 5, { keyId: 'key_batch' }))).reason).toBe('concurrency');
-    expect(await redis.zcard(a.keys.leases('key_batch'))).toBe(5);
+    expect(await redis.zcard(a.keys.leases('cus_1', 'key_batch'))).toBe(5);
 
     const before = sentByA.zrem ?? 0;
     await Promise.all([...held, other].map((d) => d.release()));
@@ -101,8 +101,8 @@ describe.each(TRANSPORTS)('lease releases over %s', (transportName) => {
         .map((members) => members.length)
         .sort(),
     ).toEqual([1, 5]);
-    expect(await redis.zcard(a.keys.leases('key_batch'))).toBe(0);
-    expect(await redis.zcard(a.keys.leases('key_batch_other'))).toBe(0);
+    expect(await redis.zcard(a.keys.leases('cus_1', 'key_batch'))).toBe(0);
+    expect(await redis.zcard(a.keys.leases('cus_1', 'key_batch_other'))).toBe(0);
     const afterwards = await Promise.all(Array.from({ length: 5 }, (_, i) => b.admit(request(p, JAN_15 + 10 + i, { keyId: 'key_batch' }))));
     expect(afterwards.map((d) => d.allowed)).toEqual([true, true, true, true, true]);
   });
@@ -125,23 +125,23 @@ describe.each(TRANSPORTS)('lease releases over %s', (transportName) => {
     const a = createRedisLimiter({ redis: commands, accounts, prefix, timeoutMs: 5_000 });
     const p = policy({ concurrency: 1 });
     const held = await a.admit(request(p, JAN_15, { keyId: 'key_retry' }));
-    expect(await redis.zcard(a.keys.leases('key_retry'))).toBe(1);
+    expect(await redis.zcard(a.keys.leases('cus_1', 'key_retry'))).toBe(1);
     const released = held.release();
     failNextScript = true;
     await expect(a.admit(request(p, JAN_15 + 1, { keyId: 'key_retry' }))).rejects.toThrow('connection reset');
     await released;
     expect(inner.sent.zrem).toBe(1);
-    expect(await redis.zcard(a.keys.leases('key_retry'))).toBe(0);
+    expect(await redis.zcard(a.keys.leases('cus_1', 'key_retry'))).toBe(0);
     await a.close?.();
   });
 
   it('close() sends the releases still queued', async () => {
     const { a } = pair();
     const held = await a.admit(request(policy(), JAN_15, { keyId: 'key_close' }));
-    expect(await redis.zcard(a.keys.leases('key_close'))).toBe(1);
+    expect(await redis.zcard(a.keys.leases('cus_1', 'key_close'))).toBe(1);
     void held.release();
     await a.close?.();
-    expect(await redis.zcard(a.keys.leases('key_close'))).toBe(0);
+    expect(await redis.zcard(a.keys.leases('cus_1', 'key_close'))).toBe(0);
   });
 });
 

@@ -56,7 +56,7 @@ describe.each(TRANSPORTS)('Redis limiter over %s', (transportName) => {
     });
     const redis = new IORedis(SHARED_REDIS_URL);
     try {
-      const markers = await redis.keys(`${prefix}:call*`);
+      const markers = await redis.keys(`${prefix}:*:call*`);
       expect(markers).toHaveLength(2);
       for (const key of markers) expect(await redis.pttl(key)).toBeGreaterThan(0);
     } finally {

@@ -15,7 +15,21 @@ export interface RedisProcess {
   resume(): void;
 }
 
-async function sparePort(): Promise<number> {
+/** redis-server's arguments for a test's own server: loopback only, no persistence (files, if any, in `dir`). */
+export function ephemeralServerArgs(port: number, dir?: string): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(dir ? ['--dir', dir] : [])];
+}
+
+/** SIGKILL of a process this test started, by its PID; resolves once it has exited. */
+export function killProcess(child: ChildProcess | null | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+export async function sparePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -24,7 +38,7 @@ async function sparePort(): Promise<number> {
   return address.port;
 }
 
-async function waitForPing(url: string): Promise<void> {
+export async function waitForPing(url: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const probe = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => {});

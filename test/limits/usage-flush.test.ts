@@ -148,7 +148,7 @@ describe('durable usage flushed from the shared counters', () => {
     await admitted(other.limiter, customerId, 5);
     redis.pause();
     try {
-      await stopping.limiter.close();
+      await stopping.limiter.close?.();
     } finally {
       redis.resume();
     }

@@ -18,6 +18,7 @@ declare namespace Bun {
     port?: number;
     hostname?: string;
     maxRequestBodySize?: number;
+    reusePort?: boolean;
     idleTimeout?: number;
     development?: boolean;
     fetch(request: Request, server: Server): Response | Promise<Response>;

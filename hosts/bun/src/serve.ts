@@ -29,6 +29,9 @@ export async function serve(service: Service, options: ServeOptions): Promise<Ru
   const server = Bun.serve({
     port: options.port ?? 8080,
     hostname: options.hostname ?? '0.0.0.0',
+    // SO_REUSEPORT: several Bun processes on one PORT, the kernel spreading connections over
+    // them (Linux), as the Node host's WEB_CONCURRENCY workers do (docs/hosts.md, "Bun").
+    reusePort: true,
     // Bun's own cap answers with a bare 413; ours answers in the spec's shape, so Bun's sits above it.
     maxRequestBodySize: maxBody * 4,
     fetch(request, bunServer) {

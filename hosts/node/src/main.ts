@@ -3,23 +3,34 @@
  * With nothing set it runs the embedded default (storage.ts; CATALOGUE_STORAGE=memory for the
  * in-memory demo), migrates, serves /docs in front of the service, and prints the URL, the
  * admin token and a ready ck_test_ demo key.
+ *
+ * WEB_CONCURRENCY > 1 (docs/hosts.md, "Worker processes"): this process becomes the primary of
+ * node:cluster (cluster/primary.ts), migrates once and forks that many workers, each running
+ * this file again as cluster/worker.ts. At 1, the default, it is the single process above.
  */
-import { runHost } from '@catalogue/host-kit';
+import cluster from 'node:cluster';
+import { type HostRuntime, readEnv, runHost } from '@catalogue/host-kit';
+import { runPrimary } from './cluster/primary.js';
+import { runWorker } from './cluster/worker.js';
 import { withDocs } from './docs.js';
 import { serve } from './serve.js';
 import { openEmbeddedStorage } from './storage.js';
 
-runHost(
-  {
-    name: `node ${process.version}`,
-    serve,
-    // Without CATALOGUE_STORAGE or DATABASE_URL: the embedded PGlite default (docs/decisions.md §1).
-    openStorage: (env, logger) => (process.env.CATALOGUE_STORAGE || env.databaseUrl ? Promise.resolve(undefined) : openEmbeddedStorage(env.dataDir, logger)),
-    wrap: withDocs,
-    migrate: true,
-  },
-  process.env,
-).catch((error: unknown) => {
+const runtime: HostRuntime = {
+  name: `node ${process.version}`,
+  serve,
+  // Without CATALOGUE_STORAGE or DATABASE_URL: the embedded PGlite default (docs/decisions.md §1).
+  openStorage: (env, logger) => (process.env.CATALOGUE_STORAGE || env.databaseUrl ? Promise.resolve(undefined) : openEmbeddedStorage(env.dataDir, logger)),
+  wrap: withDocs,
+  migrate: true,
+};
+
+function start(): Promise<void> {
+  if (cluster.isWorker) return runWorker(runtime, process.env);
+  return readEnv(process.env).webConcurrency > 1 ? runPrimary(runtime, process.env) : runHost(runtime, process.env);
+}
+
+start().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -9,6 +9,7 @@ export * from './dataset.js';
 export { consoleLogger, loggingAlarm, pureHasher, systemClock, throttledAlarm } from './defaults.js';
 export { GRACE_MS } from './gate/authenticate.js';
 export { BEACON_TOKEN_TTL_MS, type BeaconClaims, type BeaconSigner, createBeaconSigner } from './gate/beacon-token.js';
+export { FAIL_OPEN_NOT_READY_MS } from './gate/fail-open-watch.js';
 export { constantTimeEqual, sha256Hex } from './gate/hash.js';
 export { type IssuedKey, issueCustomerKey, newKeyRecord } from './gate/issue-key.js';
 export { DISPLAY_PREFIX_LENGTH, generateApiKey, parseApiKey } from './gate/key-format.js';

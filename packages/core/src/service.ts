@@ -12,9 +12,10 @@
  */
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
 import { consoleLogger, loggingAlarm, noMetrics, pureHasher, systemClock, throttledAlarm } from './defaults.js';
-import { type Admission, admitKey, admitPublic, checkAdmin } from './gate/admission.js';
+import { type Admission, admitKey, admitPublic, checkAdmin, keyGate } from './gate/admission.js';
 import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
+import { FailOpenWatch, withFailOpenCheck } from './gate/fail-open-watch.js';
 import { KeyCache } from './gate/key-cache.js';
 import { ApiError, errorResponse } from './http/api-error.js';
 import { addCorsHeaders, corsPolicyOf, preflightHeaders } from './http/cors.js';
@@ -57,7 +58,22 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const accounts = keyCache
     ? invalidatingAccounts(input.accounts, limiter as typeof limiter & { bumpAuthEpoch(): Promise<void> }, keyCache, logger, alarm)
     : input.accounts;
-  const ports: Ports = { ...input, accounts, clock, logger, alarm, hasher: input.hasher ?? pureHasher, metrics: input.metrics ?? noMetrics };
+  // A limiter that can fail is watched for failing open, and /readyz's `limits` check asks the
+  // watch (gate/fail-open-watch.ts, docs/decisions.md §8); the in-process one cannot fail.
+  const watch = limiter.inProcess ? null : new FailOpenWatch(clock, alarm);
+  const probes = watch ? withFailOpenCheck(input.probes ?? [], watch) : input.probes;
+  // What the key gate keeps between requests: the cache, the lookups in flight, the watch.
+  const gate = keyGate({ cache: keyCache, watch });
+  const ports: Ports = {
+    ...input,
+    accounts,
+    clock,
+    logger,
+    alarm,
+    hasher: input.hasher ?? pureHasher,
+    metrics: input.metrics ?? noMetrics,
+    ...(probes ? { probes } : {}),
+  };
   const config = resolveConfig(serviceConfig);
   // A SECRET_KEY that is set but malformed or short stops the service here, not at the first search.
   beaconSignerFor(config.secretKey);
@@ -123,6 +139,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
       throw requestAborted();
     }
     state.release = admission.release;
+    state.trace.admittedAt = performance.now();
     if (admission.headers) Object.assign(extra, admission.headers);
     if (admission.principal) state.trace.keyPrefix = admission.principal.key.display_prefix;
     const ctx: RouteContext = new HandlerContext(state, state.search(def), admission.principal, ports, config, routes, keepAlive);
@@ -132,9 +149,9 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   function admit(def: RouteDef, state: RequestState): Promise<Admission> {
     switch (def.access) {
       case 'key':
-        return admitKey(state.request, ports, state.now, true, state.lifetime, keyCache);
+        return admitKey(state.request, ports, state.now, true, state.lifetime, gate);
       case 'key-uncounted':
-        return admitKey(state.request, ports, state.now, false, state.lifetime);
+        return admitKey(state.request, ports, state.now, false, state.lifetime, gate);
       case 'public':
         return admitPublic(state.context?.clientIp ?? 'unknown', ports, config, state.now);
       case 'admin':
@@ -193,6 +210,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
       route: trace.route,
       status: response.status,
       ms: Math.round(seconds * 10_000) / 10,
+      gate_ms: trace.admittedAt === 0 ? null : Math.round((trace.admittedAt - started) * 10) / 10,
       key_prefix: trace.keyPrefix,
     });
     ports.metrics.request(trace.route, request.method, response.status, seconds);
@@ -216,6 +234,13 @@ class RequestTrace {
   route: string | null = null;
   /** The admitted key's 12-character display prefix (docs/decisions.md §3): never the key. */
   keyPrefix: string | null = null;
+  /**
+   * performance.now() when admission let the request through to its handler (0: it never got
+   * there): the access line's `gate_ms`. `ms - gate_ms` is then the part of the request that
+   * held its concurrency slot (the slot is released in the same turn as the line is written;
+   * the Redis limiter sends that release at the turn's end).
+   */
+  admittedAt = 0;
 }
 
 /** One request's state between the steps of the pipeline. */

@@ -2,10 +2,14 @@
  * The configuration table of docs/decisions.md §1, read from the environment. Every host reads the
  * same names with the same defaults.
  */
+import { webConcurrencyOf } from './web-concurrency.js';
+
 export type StorageChoice = 'memory' | 'postgres';
 
 export interface HostEnv {
   port: number;
+  /** WEB_CONCURRENCY: the Node host's worker processes (web-concurrency.ts); 1 is one process, no workers. */
+  webConcurrency: number;
   baseUrl: string;
   /**
    * BASE_URL's origin when BASE_URL is set to an absolute http(s) URL: the origin of every
@@ -25,7 +29,16 @@ export interface HostEnv {
   databasePoolMax: number;
   /** CATALOGUE_CACHE_MB: master records kept per process until the next import (0: none). */
   catalogueCacheMb: number;
+  /** REDIS_URL: a Redis, or any node of a Redis Cluster (detected at start, @catalogue/upstash redis-client.ts). */
   redisUrl: string | null;
+  /** REDIS_SENTINELS: the sentinels (`host:port`, comma-separated) to ask for the primary; empty when unset. */
+  redisSentinels: Array<{ host: string; port: number }>;
+  /** REDIS_SENTINEL_NAME: the primary's name the sentinels monitor (required with REDIS_SENTINELS). */
+  redisSentinelName: string | null;
+  /** REDIS_SENTINEL_PASSWORD: the sentinels' own AUTH password (`requirepass` of sentinel.conf), when they have one. */
+  redisSentinelPassword: string | null;
+  /** REDIS_PASSWORD: the primary's and replicas' password behind Sentinel (with REDIS_URL the URL carries it). */
+  redisPassword: string | null;
   upstashUrl: string | null;
   upstashToken: string | null;
   adminToken: string | null;
@@ -122,12 +135,43 @@ function publicOriginOf(baseUrl: string | undefined): string | null {
   }
 }
 
+/**
+ * REDIS_SENTINELS (+ REDIS_SENTINEL_NAME): the limit store behind Redis Sentinel. One way to name
+ * the store at a time: REDIS_URL beside it is refused rather than one of them silently ignored.
+ */
+function redisSentinels(
+  env: Record<string, string | undefined>,
+): Pick<HostEnv, 'redisSentinels' | 'redisSentinelName' | 'redisSentinelPassword' | 'redisPassword'> {
+  const listed = (env.REDIS_SENTINELS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const name = env.REDIS_SENTINEL_NAME || null;
+  const password = env.REDIS_SENTINEL_PASSWORD || null;
+  const dataPassword = env.REDIS_PASSWORD || null;
+  if (listed.length === 0) {
+    if (name || password || dataPassword)
+      throw new Error('REDIS_SENTINEL_NAME, REDIS_SENTINEL_PASSWORD and REDIS_PASSWORD need REDIS_SENTINELS (REDIS_URL carries its own password)');
+    return { redisSentinels: [], redisSentinelName: null, redisSentinelPassword: null, redisPassword: null };
+  }
+  if (env.REDIS_URL) throw new Error('REDIS_URL and REDIS_SENTINELS both name the limit store: set one of them');
+  if (!name) throw new Error('REDIS_SENTINELS needs REDIS_SENTINEL_NAME (the primary’s name the sentinels monitor)');
+  const sentinels = listed.map((entry) => {
+    const match = /^(.+):(\d{1,5})$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65_535) throw new Error(`REDIS_SENTINELS: not host:port: "${entry}"`);
+    return { host: (match[1] as string).replace(/^\[(.*)\]$/, '$1'), port };
+  });
+  return { redisSentinels: sentinels, redisSentinelName: name, redisSentinelPassword: password, redisPassword: dataPassword };
+}
+
 export function readEnv(env: Record<string, string | undefined>): HostEnv {
   const port = int(env.PORT, 8080, 'PORT');
   const logLevel = (env.LOG_LEVEL ?? 'info') as HostEnv['logLevel'];
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new Error(`LOG_LEVEL must be debug, info, warn or error, got "${logLevel}"`);
   return {
     port,
+    webConcurrency: webConcurrencyOf(env.WEB_CONCURRENCY),
     baseUrl: (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     publicOrigin: publicOriginOf(env.BASE_URL),
     storage: storageOf(env),
@@ -137,6 +181,7 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
     catalogueCacheMb: int(env.CATALOGUE_CACHE_MB, 64, 'CATALOGUE_CACHE_MB'),
     redisUrl: env.REDIS_URL || null,
+    ...redisSentinels(env),
     upstashUrl: env.UPSTASH_REDIS_REST_URL || null,
     upstashToken: env.UPSTASH_REDIS_REST_TOKEN || null,
     adminToken: env.ADMIN_TOKEN || null,

@@ -10,7 +10,7 @@ import { banner, demoKeyFor, demoSecrets, demoSecretsWanted } from './demo.js';
 import { type HostEnv, readEnv } from './env.js';
 import { type JobSchedule, scheduleJobs } from './jobs.js';
 import type { ServedHost, ServeOptions } from './serve.js';
-import { createServiceFromEnv, type HostStorage } from './service-from-env.js';
+import { createServiceFromEnv, type HostedService, type HostStorage } from './service-from-env.js';
 import { exitGracefullyOnSignals } from './shutdown.js';
 
 export interface HostRuntime {
@@ -31,15 +31,10 @@ export interface HostRuntime {
 export async function runHost(runtime: HostRuntime, source: Record<string, string | undefined>): Promise<void> {
   const env = readEnv(source);
   const logger = consoleLogger(env.logLevel);
-  const storage = await runtime.openStorage?.(env, logger);
-  const secrets = demoSecretsWanted(env) ? demoSecrets(env.dataDir) : {};
-  const hosted = await createServiceFromEnv(source, { logger, migrate: runtime.migrate ?? false, ...(storage ? { storage } : {}), ...secrets });
-  const served = await runtime.serve(runtime.wrap?.(hosted.service) ?? hosted.service, {
-    port: env.port,
-    hostname: '0.0.0.0',
-    trustProxy: env.trustProxy,
-    publicOrigin: env.publicOrigin,
-  });
+  // Worker processes are the Node host's (hosts/node/src/cluster/); another runtime serves one
+  // process here, and several of its processes share a port by reusePort (docs/hosts.md).
+  if (env.webConcurrency > 1) logger.log({ level: 'warn', kind: 'host.web_concurrency_ignored', runtime: runtime.name, web_concurrency: env.webConcurrency });
+  const { hosted, served } = await serveFromEnv(runtime, env, source, logger, runtime.migrate ?? false);
   const demoKey = await demoKeyFor(env, hosted.accounts, hosted.durable);
   process.stdout.write(
     banner({
@@ -54,4 +49,28 @@ export async function runHost(runtime: HostRuntime, source: Record<string, strin
   );
   const jobs = (runtime.scheduleJobs ?? scheduleJobs)(hosted.service, logger);
   exitGracefullyOnSignals(logger, [() => jobs.stop(), () => served.close(), () => hosted.close()]);
+}
+
+/**
+ * The configuration table → ports → service, served on PORT: what one process does, and what
+ * each worker of the Node host does (hosts/node/src/cluster/worker.ts, which leaves `migrate`
+ * to the primary). The demo, the banner and the jobs are the caller's.
+ */
+export async function serveFromEnv(
+  runtime: HostRuntime,
+  env: HostEnv,
+  source: Record<string, string | undefined>,
+  logger: Logger,
+  migrate: boolean,
+): Promise<{ hosted: HostedService; served: ServedHost }> {
+  const storage = await runtime.openStorage?.(env, logger);
+  const secrets = demoSecretsWanted(env) ? demoSecrets(env.dataDir) : {};
+  const hosted = await createServiceFromEnv(source, { logger, migrate, ...(storage ? { storage } : {}), ...secrets });
+  const served = await runtime.serve(runtime.wrap?.(hosted.service) ?? hosted.service, {
+    port: env.port,
+    hostname: '0.0.0.0',
+    trustProxy: env.trustProxy,
+    publicOrigin: env.publicOrigin,
+  });
+  return { hosted, served };
 }

@@ -2,7 +2,8 @@
  * createServiceFromEnv: the configuration table → ports → service, the same for every host.
  *
  * Storage: the in-memory demo (generated catalogue, memory accounts) or PostgreSQL. Limits: an
- * in-process limiter, or Redis over TCP (REDIS_URL) / Upstash REST (UPSTASH_REDIS_REST_URL +
+ * in-process limiter, or Redis over TCP (REDIS_URL: one Redis or any node of a Redis Cluster;
+ * REDIS_SENTINELS: Redis behind Sentinel) / Upstash REST (UPSTASH_REDIS_REST_URL +
  * TOKEN). The adapters are optional peers imported only when the configuration names them
  * (optional-peer.ts), so a host without a database never loads the PostgreSQL driver, one
  * without Stripe never loads the Stripe SDK, and none loads the Discogs importer: the demo
@@ -74,6 +75,11 @@ export interface HostedService {
   durable: boolean;
   /** Closes database pools and Redis connections. */
   close(): Promise<void>;
+  /**
+   * The limiter's own periodic work alone (this process's buffered usage to the stores), for a
+   * worker that leaves the rest of runJobs to another (hosts/node/src/cluster/worker.ts).
+   */
+  limiterJobs(now: Date): Promise<void>;
 }
 
 export async function createServiceFromEnv(source: Record<string, string | undefined>, options: ServiceFromEnvOptions = {}): Promise<HostedService> {
@@ -125,6 +131,7 @@ export async function createServiceFromEnv(source: Record<string, string | undef
     close: async () => {
       for (const close of closers.reverse()) await close().catch(() => {});
     },
+    limiterJobs: async (now) => limits.limiter.runJobs?.(now.getTime()),
   };
 }
 
@@ -198,16 +205,27 @@ async function limiterFromEnv(
   prefix: string | undefined,
 ): Promise<{ limiter: Limiter; description: string; probe?: Probe }> {
   const accounts = store.accounts;
-  if (env.redisUrl) {
-    const [upstash, { createTcpRedis }] = await optionalPeer(['@catalogue/upstash', 'ioredis', '@upstash/redis'], 'REDIS_URL', () =>
+  if (env.redisUrl || env.redisSentinelName) {
+    const setting = env.redisUrl ? 'REDIS_URL' : 'REDIS_SENTINELS';
+    const [upstash, { createRedisClient }] = await optionalPeer(['@catalogue/upstash', 'ioredis', '@upstash/redis'], setting, () =>
       Promise.all([import('@catalogue/upstash'), import('@catalogue/upstash/tcp')]),
     );
-    const tcp = createTcpRedis(env.redisUrl);
-    closers.push(() => tcp.close());
+    // A plain Redis or any node of a cluster (told apart when it first answers), or the primary Sentinel names.
+    const client = await createRedisClient(
+      env.redisUrl
+        ? { url: env.redisUrl }
+        : {
+            sentinels: env.redisSentinels,
+            name: env.redisSentinelName as string,
+            ...(env.redisSentinelPassword ? { sentinelPassword: env.redisSentinelPassword } : {}),
+            ...(env.redisPassword ? { password: env.redisPassword } : {}),
+          },
+    );
+    closers.push(() => client.close());
     return {
-      limiter: upstash.createRedisLimiter({ redis: tcp.commands, accounts, logger, ...(prefix ? { prefix } : {}) }),
-      description: 'redis (tcp)',
-      probe: limitStoreProbe(() => tcp.connection.ping()),
+      limiter: upstash.createRedisLimiter({ redis: client.commands, accounts, logger, ...(prefix ? { prefix } : {}) }),
+      description: `redis (tcp${env.redisUrl ? '' : ', sentinel'}${client.mode() === 'cluster' ? ', cluster' : ''})`,
+      probe: limitStoreProbe(() => client.check()),
     };
   }
   if (env.upstashUrl && env.upstashToken) {
@@ -228,7 +246,7 @@ async function limiterFromEnv(
   return { limiter: createMemoryLimiter({ durable: accounts, logger }), description: 'in-process, usage persisted' };
 }
 
-/** The limit store's readiness probe: one PING; the message never carries the URL or token. */
+/** The limit store's readiness probe: a PING (every master's cluster state on a cluster); the message never carries the URL or token. */
 function limitStoreProbe(ping: () => Promise<unknown>): Probe {
   return {
     name: 'limits',

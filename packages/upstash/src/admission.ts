@@ -7,6 +7,7 @@
  */
 import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, PublicDecision } from '@catalogue/core';
 import { nextMonthStart } from '@catalogue/core';
+import type { AuthEpochs } from './auth-epochs.js';
 import type { NumberedCall } from './call-markers.js';
 import type { LeaseReleases } from './lease-releases.js';
 import type { LimiterContext } from './limiter-context.js';
@@ -32,6 +33,8 @@ interface KeyNames {
   burst: string;
   month: string;
   leases: string;
+  /** The cluster slot of these keys: the call marker and the epoch read with them sit there too (keys.ts). */
+  slot: number;
   /** The counter as usage-flush.ts names it. */
   counter: { customerId: string; environment: Environment; month: string };
 }
@@ -40,19 +43,21 @@ export interface AdmissionParts {
   releases: LeaseReleases;
   flush: UsageFlush;
   replay: UsageReplay;
-  nextCall: () => NumberedCall;
+  /** A new call id and its marker, numbered in the customer's slot (call-markers.ts). */
+  nextCall: (slot: number) => NumberedCall;
+  epochs: AuthEpochs;
 }
 
 export type Admission = Pick<Limiter, 'admit' | 'peek' | 'monthCount' | 'admitPublic'>;
 
 export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Admission {
   const { keys, ledger, accounts, inTime } = ctx;
-  const { releases, flush, replay, nextCall } = parts;
+  const { releases, flush, replay, nextCall, epochs } = parts;
   const admitScript = ctx.script<Reply>(ADMIT_SCRIPT);
   const peekScript = ctx.script<[number, number]>(PEEK_SCRIPT);
   const publicScript = ctx.script<number>(PUBLIC_SCRIPT);
   const windowOf = (now: number) => Math.floor(now / BURST_WINDOW_MS);
-  const releaseLease = (keyId: string, leaseId: string) => releases.release(keys.leases(keyId), leaseId);
+  const releaseLease = (customerId: string, keyId: string, leaseId: string) => releases.release(keys.leases(customerId, keyId), leaseId);
 
   // An API key's key names, made again only when its customer, environment or month changes (a
   // request's strings, issue 14); bounded by clearing, as keys in use come back.
@@ -67,7 +72,8 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
         monthName: month,
         burst: keys.burst(customerId, environment),
         month: keys.month(customerId, environment, month),
-        leases: keys.leases(keyId),
+        leases: keys.leases(customerId, keyId),
+        slot: keys.slotOf(customerId),
         counter: { customerId, environment, month },
       };
       keyNames.set(keyId, names);
@@ -78,7 +84,7 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
   async function runAdmit(request: AdmitRequest, call: NumberedCall, names: KeyNames): Promise<Reply> {
     const { policy, now } = request;
     const { id: callId, marker } = call;
-    const scriptKeys = [names.burst, names.month, names.leases, marker.key, keys.authEpoch];
+    const scriptKeys = [names.burst, names.month, names.leases, marker.key, keys.authEpoch(names.slot)];
     // Strings as Redis takes them, made directly: this runs on every request (issue 14).
     const args = [
       String(now),
@@ -120,7 +126,7 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
       const { customerId, environment, keyId, policy, now } = request;
       const month = ctx.monthAt(now);
       const names = keyNamesOf(customerId, environment, keyId, month);
-      const call = nextCall();
+      const call = nextCall(names.slot);
       const callId = call.id;
       let reply: Reply;
       try {
@@ -133,11 +139,12 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
           // Once per group and replay cycle: the outage outlasted the per-call buffer.
           ctx.warn('ratelimit.buffer_full', { customer_id: customerId, environment, month, buffered_calls: ledger.entries() });
         }
-        if (error instanceof StoreTimeoutError) void releaseLease(keyId, callId);
+        if (error instanceof StoreTimeoutError) void releaseLease(customerId, keyId, callId);
         throw error;
       }
       const [status, gen, used, burst, nextFree, epoch, durable] = reply;
       const authEpoch = String(epoch);
+      epochs.saw(authEpoch);
       if (status === 'stale') {
         // The caller's cached key lookup predates a change to accounts: nothing was counted.
         return {
@@ -171,7 +178,7 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
           reset: Math.ceil(nextFreeAt / 1000),
           retryAfterSeconds: 0,
           monthCount,
-          release: () => (released ??= releaseLease(keyId, callId)),
+          release: () => (released ??= releaseLease(customerId, keyId, callId)),
           authEpoch,
         };
       }

@@ -7,6 +7,11 @@
 import type { Redis } from '@upstash/redis';
 
 export interface LimiterCommands {
+  /**
+   * True on a Redis Cluster: each command goes to the master of its keys' slot, so keys that are
+   * not a customer's (the accounts epoch) are kept once per slot (keys.ts).
+   */
+  readonly cluster?: boolean;
   /** EVALSHA of `script` (loading it on NOSCRIPT); the reply as Redis gives it. */
   evalScript<T>(script: string, keys: string[], args: string[]): Promise<T>;
   /** Removes every member given (one command). */

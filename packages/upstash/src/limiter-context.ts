@@ -69,8 +69,15 @@ export function limiterContext(options: ContextOptions): LimiterContext {
   };
 
   // A spike on a counter that is missing answers `seed` to every admit of it at once: they share
-  // one durable read (issue 27), not one PostgreSQL query each against the pool's backstop.
+  // one durable read (issue 27), not one PostgreSQL query each against the pool's backstop. The
+  // read takes the counter of the layout before the hash tags (keys.ts) when that holds more:
+  // calls the old instances had not flushed yet (CHANGELOG, the key migration).
   const seedReads = new Map<string, Promise<number>>();
+  const legacyCount = (customerId: string, environment: Environment, month: string): Promise<number> =>
+    options.inTime.wrap(redis.hget(options.keys.legacyMonth(customerId, environment, month), 'n')).then(
+      (n) => (n === null || n === undefined ? 0 : Number(n)),
+      () => 0,
+    );
 
   return {
     ...options,
@@ -86,7 +93,9 @@ export function limiterContext(options: ContextOptions): LimiterContext {
     durableUsage(monthKey, customerId, environment, month) {
       let read = seedReads.get(monthKey);
       if (read === undefined) {
-        read = accounts.getUsage(customerId, environment, month).finally(() => seedReads.delete(monthKey));
+        read = Promise.all([accounts.getUsage(customerId, environment, month), legacyCount(customerId, environment, month)])
+          .then(([durable, legacy]) => Math.max(durable, legacy))
+          .finally(() => seedReads.delete(monthKey));
         seedReads.set(monthKey, read);
       }
       return read;

@@ -14,6 +14,7 @@
 import type { Clock, Limiter, Logger } from '@catalogue/core';
 import type { Redis } from '@upstash/redis';
 import { createAdmission } from './admission.js';
+import { authEpochs } from './auth-epochs.js';
 import { numberedCalls } from './call-markers.js';
 import { fromUpstash, isLimiterCommands, type LimiterCommands } from './commands.js';
 import { type LimiterKeys, limiterKeys } from './keys.js';
@@ -58,9 +59,10 @@ const counterFields = (counter: CounterRef) => ({ customer_id: counter.customerI
 
 export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   const { accounts } = options;
-  const keys = limiterKeys(options.prefix ?? 'catalogue:limits');
-  const newId = () => crypto.randomUUID();
   const redis = isLimiterCommands(options.redis) ? options.redis : fromUpstash(options.redis);
+  // A Redis Cluster keeps the accounts epoch once per slot (keys.ts): a script's keys share one slot.
+  const keys = limiterKeys(options.prefix ?? 'catalogue:limits', { epochPerSlot: () => redis.cluster === true });
+  const newId = () => crypto.randomUUID();
   // One deadline list and timer per limit, not a timer per call (with-timeout.ts).
   const inBackgroundTime = timeLimit(options.backgroundTimeoutMs ?? 2_000);
   const ctx = limiterContext({
@@ -83,7 +85,8 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
   );
   const replay = createUsageReplay(ctx);
   const flush = createUsageFlush(ctx, options.flushClaimTtlMs ?? FLUSH_CLAIM_TTL_MS);
-  const admission = createAdmission(ctx, { releases, flush, replay, nextCall: numberedCalls(keys, newId) });
+  const epochs = authEpochs(ctx);
+  const admission = createAdmission(ctx, { releases, flush, replay, nextCall: numberedCalls(keys, newId), epochs });
 
   return {
     keys,
@@ -140,9 +143,7 @@ export function createRedisLimiter(options: RedisLimiterOptions): RedisLimiter {
       }
     },
 
-    async bumpAuthEpoch() {
-      await inBackgroundTime.wrap(redis.set(keys.authEpoch, `e${newId()}`));
-    },
+    bumpAuthEpoch: epochs.bump,
 
     pendingCalls: (customerId, environment, month) => ledger.pending(customerId, environment, month),
     bufferedEntries: () => ledger.entries(),

@@ -65,7 +65,8 @@ end
 `;
 
 /**
- * KEYS: burst log, month hash, lease set, call marker (its instance's bitmap), accounts epoch
+ * KEYS: burst log, month hash, lease set, call marker (its instance's bitmap of the slot),
+ *       accounts epoch (a cluster: the slot's copy) — all in the customer's slot (keys.ts)
  * ARGV: now, windowMs, burstLimit, quota, block (1|0), concurrency, leaseMs, callId,
  *       markerTtlMs, seed ('' when unknown), monthTtlMs, expectedEpoch ('' for none), marker
  *       bit, then the ids of leases of this key released since (lease-releases.ts: removed
@@ -75,9 +76,11 @@ end
  * unknown) | stale (expectedEpoch is not the accounts epoch: nothing counted, the caller's
  * cached key lookup is out of date). For ok, burstUsed and nextFreeMs include the call, and
  * durable is the counter's `f` (how far it is in PostgreSQL).
- * A generation or epoch the script creates is 'g' or 'e' and the call's id (unique already):
- * the accounts epoch is created when missing (a Redis that restarted empty), so no cached
- * lookup survives a lost epoch.
+ * A generation or epoch the script creates is 'g' or 'c' and the call's id (unique already):
+ * the accounts epoch is created when missing (a Redis that restarted empty, a new cluster's
+ * slot), so no cached lookup survives a lost epoch. 'c' tells the limiter the epoch was made
+ * here, per slot, rather than by a bump (bumped epochs begin with 'e'): it bumps once, so every
+ * slot's copy holds the same epoch again (auth-epochs.ts).
  */
 export const ADMIT_SCRIPT = `${MONTH_STATE}${MARK_CALL}${BURST_LOG}
 local now         = tonumber(ARGV[1])
@@ -93,7 +96,7 @@ if #ARGV > 13 then redis.call('ZREM', KEYS[3], unpack(ARGV, 14)) end
 
 local epoch = redis.call('GET', KEYS[5])
 if not epoch then
-  epoch = 'e' .. ARGV[8]
+  epoch = 'c' .. ARGV[8]
   redis.call('SET', KEYS[5], epoch)
 end
 if ARGV[12] ~= '' and ARGV[12] ~= epoch then return {'stale', '', 0, 0, 0, epoch} end

@@ -6,13 +6,14 @@
  * socket, the commands of one event-loop turn in one write (tcp-sender.ts).
  */
 import { createHash } from 'node:crypto';
-import type { Redis as IORedis } from 'ioredis';
+import type { Cluster, Redis as IORedis } from 'ioredis';
 import type { LimiterCommands } from './commands.js';
 import { commandSender } from './tcp-sender.js';
 
 const isNoScript = (error: unknown) => error instanceof Error && error.message.startsWith('NOSCRIPT');
 
-export function tcpCommands(connection: IORedis): LimiterCommands {
+/** On a Cluster, EVALSHA and its NOSCRIPT fallback go to the master of the keys' slot (each node loads the script once). */
+export function tcpCommands(connection: IORedis | Cluster): LimiterCommands {
   const send = commandSender(connection);
   const shas = new Map<string, string>();
   const shaOf = (script: string) => {
@@ -24,6 +25,7 @@ export function tcpCommands(connection: IORedis): LimiterCommands {
     return sha;
   };
   return {
+    cluster: connection.isCluster,
     evalScript<T>(script: string, keys: string[], args: string[]) {
       // EVALSHA's arguments as one flat array, filled by plain loops (no spreads): it runs per request.
       const flat = [shaOf(script), String(keys.length)];

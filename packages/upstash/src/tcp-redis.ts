@@ -1,4 +1,8 @@
-/** `REDIS_URL` → an @upstash/redis client on plain TCP, so both transports share one code path. */
+/**
+ * One Redis by URL → an @upstash/redis client on plain TCP, so both transports share one code
+ * path. Hosts build the limiter's Redis with createRedisClient (redis-client.ts) instead, which
+ * also takes a Redis Cluster or Sentinel.
+ */
 import { Redis } from '@upstash/redis';
 import { Redis as IORedis, type RedisOptions } from 'ioredis';
 import type { LimiterCommands } from './commands.js';

@@ -38,7 +38,7 @@ export function createUsageReplay(ctx: LimiterContext): UsageReplay {
     // With nothing to replay the script still answers the counter's generation (and seeds it).
     for (let i = 0; i === 0 || i < entries.length; i += REPLAY_CHUNK) {
       const chunk = entries.slice(i, i + REPLAY_CHUNK);
-      const markers = chunk.map(([id]) => markerOf(keys, id));
+      const markers = chunk.map(([id]) => markerOf(keys, group.customerId, id));
       const scriptKeys = [monthKey, ...markers.map((marker) => marker.key)];
       const args = (seed: string) =>
         [

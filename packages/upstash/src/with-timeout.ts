@@ -11,6 +11,11 @@
  *   arrived long ago and sit unread in the socket. So an expired call is rejected in the check
  *   phase (setImmediate) of the same loop iteration, after a poll phase that began past its
  *   deadline: it fails only if the store had not answered `ms` after the call was sent.
+ * - **Minus the host's stalls.** A timer that fires late (an idle loop fires it on time) means
+ *   the host held the loop since this limit's last callback ran; no reply could be read
+ *   meanwhile, so every call waiting then gets that time back. This also covers transports that
+ *   need several turns to send (fetch opens its sockets and writes its requests in later turns:
+ *   the Upstash REST path).
  * So docs/decisions.md §8's "slower than 50 ms" is the store's latency, and rule 9's fail open
  * happens only when the store is really unreachable or slow, never because the host was busy.
  *
@@ -41,6 +46,9 @@ class Pending {
   constructor(public reject: ((error: Error) => void) | null) {}
 }
 
+/** A timer later than this (the loop's usual jitter is a millisecond or two) means the host held the loop. */
+const STALL_MS = 5;
+
 export function timeLimit(ms: number): TimeLimit {
   let head: Pending | null = null;
   let tail: Pending | null = null;
@@ -48,12 +56,17 @@ export function timeLimit(ms: number): TimeLimit {
   let unstamped: Pending[] = [];
   /** A sweep (timer) or a confirmation (setImmediate) is scheduled. */
   let scheduled = false;
+  /** When the armed timer should fire. */
+  let armedFor = 0;
+  /** When a callback of this limit (stamp, sweep, confirmation) last ran: the loop turned then. */
+  let lastSeen = 0;
 
   const arm = (first: Pending) => {
     scheduled = true;
+    armedFor = Math.max(first.due, performance.now());
     // Unreferenced: a call in flight holds its socket or request open anyway, and a settled
     // head must not keep a process alive until its deadline.
-    setTimeout(sweep, Math.max(0, first.due - performance.now())).unref();
+    setTimeout(sweep, armedFor - performance.now()).unref();
   };
 
   /** Drops settled calls from the front, so a busy list holds no garbage for `ms`. */
@@ -69,7 +82,8 @@ export function timeLimit(ms: number): TimeLimit {
 
   /** The end of a turn that made calls: their commands have been written (tcp-sender.ts). */
   function stamp(): void {
-    const due = performance.now() + ms;
+    lastSeen = performance.now();
+    const due = lastSeen + ms;
     for (const pending of unstamped) pending.due = due;
     unstamped = [];
     if (!scheduled && head !== null) arm(head);
@@ -82,6 +96,12 @@ export function timeLimit(ms: number): TimeLimit {
     // A timer may fire a little before the clock reads its deadline (it counts from the event
     // loop's cached time): such a head is simply waited for again.
     const now = performance.now();
+    if (now - armedFor > STALL_MS) {
+      // The host held the loop: the calls waiting meanwhile get that time back (see the header).
+      const stalled = now - lastSeen;
+      for (let pending: Pending | null = head; pending !== null; pending = pending.next) pending.due += stalled;
+    }
+    lastSeen = now;
     if (head.due > now) {
       if (Number.isFinite(head.due)) arm(head);
       return;
@@ -93,6 +113,7 @@ export function timeLimit(ms: number): TimeLimit {
 
   function confirm(sweptAt: number): void {
     scheduled = false;
+    lastSeen = performance.now();
     while (head !== null && (head.reject === null || head.due <= sweptAt)) {
       const reject = head.reject;
       head.reject = null;

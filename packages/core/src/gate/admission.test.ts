@@ -7,7 +7,7 @@ import { createMemoryCatalogue } from '../memory/catalogue.js';
 import { createMemoryLimiter } from '../memory/limiter.js';
 import type { Limiter, LogRecord, Ports, TierId } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
-import { admitKey, admitPublic, checkAdmin } from './admission.js';
+import { admitKey, admitPublic, checkAdmin, keyGate } from './admission.js';
 import { issueCustomerKey } from './issue-key.js';
 import { KeyCache } from './key-cache.js';
 
@@ -163,11 +163,11 @@ describe('admitKey with the key cache', () => {
       },
     };
     const cache = new KeyCache();
-    for (let i = 0; i < 5; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    for (let i = 0; i < 5; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, keyGate({ cache }))).release?.();
     // The first read learns the epoch, the second is cached under it, the rest need no read.
     expect(reads).toBe(2);
     await limiter.bumpAuthEpoch?.();
-    for (let i = 0; i < 5; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    for (let i = 0; i < 5; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, keyGate({ cache }))).release?.();
     expect(reads).toBe(3);
   });
 
@@ -176,7 +176,7 @@ describe('admitKey with the key cache', () => {
     const { ports, accounts, key } = portsWith(limiter);
     const { plaintext } = await key();
     const cache = new KeyCache();
-    await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    await (await admitKey(request(plaintext), ports, NOW, true, lifetime, keyGate({ cache }))).release?.();
     let reads = 0;
     const find = accounts.findKeyByHash.bind(accounts);
     // Every read is raced by a change that lands before the admit.
@@ -189,7 +189,7 @@ describe('admitKey with the key cache', () => {
         return found;
       },
     };
-    for (let i = 0; i < 4; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    for (let i = 0; i < 4; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, keyGate({ cache }))).release?.();
     expect(reads).toBe(4);
     expect(cache.size).toBe(0);
   });
@@ -199,7 +199,7 @@ describe('admitKey with the key cache', () => {
     const { ports, accounts, key, logs } = portsWith(limiter);
     const { plaintext } = await key();
     const cache = new KeyCache();
-    for (let i = 0; i < 3; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, cache)).release?.();
+    for (let i = 0; i < 3; i++) await (await admitKey(request(plaintext), ports, NOW, true, lifetime, keyGate({ cache }))).release?.();
     let admits = 0;
     let reads = 0;
     const find = accounts.findKeyByHash.bind(accounts);
@@ -217,7 +217,7 @@ describe('admitKey with the key cache', () => {
         throw new Error('store away');
       },
     };
-    const admission = await admitKey(request(plaintext), ports, NOW, true, lifetime, cache);
+    const admission = await admitKey(request(plaintext), ports, NOW, true, lifetime, keyGate({ cache }));
     expect(admission.headers).toBeNull();
     expect({ admits, reads }).toEqual({ admits: 1, reads: 1 });
     expect(logs.filter((record) => record.kind === 'ratelimit.fail_open')).toHaveLength(1);

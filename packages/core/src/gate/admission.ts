@@ -2,17 +2,20 @@
  * Access decisions per route kind. `admitKey` is the gate: authenticate, then one Limiter
  * call for burst + quota + concurrency. A Limiter that throws fails open: the request goes on
  * without limit headers, a `ratelimit.fail_open` record is logged and the alarm raised
- * (the alarm is throttled to once a minute by the service).
+ * (the alarm is throttled to once a minute by the service); fail-opens that persist also
+ * raise `ratelimit.failing_open` and make /readyz answer 503 (fail-open-watch.ts).
  */
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../http/route.js';
 import type { AdmitRequest, CallOptions, LimitDecision, Ports } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
-import { authenticate, presentedKey, principalOf } from './authenticate.js';
+import { type PresentedKey, presentedKey, principalOf } from './authenticate.js';
+import type { FailOpenWatch } from './fail-open-watch.js';
 import { constantTimeEqual } from './hash.js';
 import type { KeyCache } from './key-cache.js';
 import { rateLimited, rateLimitHeaders } from './limit-headers.js';
+import { type KeyRead, SharedKeyReads } from './shared-key-reads.js';
 
 export interface Admission {
   principal: Principal | null;
@@ -23,9 +26,26 @@ export interface Admission {
 }
 
 /**
- * `lifetime` is the request's: its AbortSignal is only made when the store reads it. `cache`
- * is the service's key cache when its limiter proves accounts epochs (key-cache.ts); counted
- * calls then skip the store's key lookup while the limiter's answer shows the entry current.
+ * What the key gate keeps between requests, one per service. `cache` is the key cache when the
+ * limiter proves accounts epochs (key-cache.ts; null: every check reads the store); `reads`
+ * makes concurrent lookups of one key one read (shared-key-reads.ts); `watch` learns of every
+ * key-limit decision and fail-open for /readyz (fail-open-watch.ts; null for a limiter that
+ * cannot fail).
+ */
+export interface KeyGate {
+  cache: KeyCache | null;
+  reads: SharedKeyReads;
+  watch: FailOpenWatch | null;
+}
+
+export function keyGate(parts: Partial<KeyGate> = {}): KeyGate {
+  return { cache: parts.cache ?? null, reads: parts.reads ?? new SharedKeyReads(), watch: parts.watch ?? null };
+}
+
+/**
+ * `lifetime` is the request's: its AbortSignal is only made when the store reads it. With a
+ * key cache, counted calls skip the store's key lookup while the limiter's answer shows the
+ * entry current.
  */
 export async function admitKey(
   request: Request,
@@ -33,20 +53,22 @@ export async function admitKey(
   now: number,
   counted: boolean,
   lifetime: CallOptions,
-  cache: KeyCache | null = null,
+  gate: KeyGate = keyGate(),
 ): Promise<Admission> {
+  const presented = presentedKey(request, ports.hasher);
   if (!counted) {
-    const principal = await authenticate(request, ports.accounts, ports.hasher, lifetime);
+    const principal = principalOf((await readKey(gate, ports, presented, lifetime)).found, presented);
     try {
       // Usage names the quota policy too (issue 28 item 5): the month's count, read beside the peek.
       const month = ports.limiter.monthCount(principal.customer.id, principal.key.environment, monthOf(now));
       const [burst, used] = await Promise.all([ports.limiter.peek(admitRequestOf(principal, now)), month]);
+      gate.watch?.decided();
       return { principal, headers: rateLimitHeaders(burst, now, { limit: principal.policy.quotaPerMonth, used }), release: null };
     } catch (error) {
-      return failOpen(ports, principal, error);
+      return failOpen(ports, gate, principal, error);
     }
   }
-  const presented = presentedKey(request, ports.hasher);
+  const { cache } = gate;
   const cached = cache?.get(presented.hash, now);
   if (cache && cached) {
     const principal = principalOf(cached.found, presented);
@@ -57,28 +79,51 @@ export async function admitKey(
       // Without the limiter's answer nothing proves the entry current: read the store, then fail
       // open (the limiter has already kept this call for its replay; it is not admitted twice).
       cache.delete(presented.hash);
-      return failOpen(ports, principalOf(await ports.accounts.findKeyByHash(presented.hash, lifetime), presented), error);
+      return failOpen(ports, gate, principalOf((await readKey(gate, ports, presented, lifetime)).found, presented), error);
     }
+    gate.watch?.decided();
     if (!decision.stale) return admitted(ports, principal, decision, now);
-    cache.delete(presented.hash);
-    // The epoch is known current now: a read from here on that finds it unchanged can be cached.
-    if (decision.authEpoch !== undefined) cache.lastEpoch = decision.authEpoch;
+    staleAnswer(cache, presented.hash, decision);
   }
-  // The epoch seen before the read: if it is still current after the read, no change raced it.
-  const epochBefore = cache?.lastEpoch ?? null;
-  const found = await ports.accounts.findKeyByHash(presented.hash, lifetime);
-  const principal = principalOf(found, presented);
+  let read = await readKey(gate, ports, presented, lifetime);
+  let principal = principalOf(read.found, presented);
   let decision: LimitDecision;
   try {
-    decision = await ports.limiter.admit(admitRequestOf(principal, now));
+    // A joined read may have started before this request arrived, so before a change its
+    // caller has already heard of (§3: it applies on the next request). Its epoch, when one
+    // is known, lets the limiter answer `stale` (counting nothing) if one has landed since;
+    // the read made then starts after the epoch it learned of.
+    decision = await ports.limiter.admit(admitRequestOf(principal, now, read.joined ? (read.epochBefore ?? undefined) : undefined));
+    if (decision.stale) {
+      gate.watch?.decided();
+      if (cache) staleAnswer(cache, presented.hash, decision);
+      read = await readKey(gate, ports, presented, lifetime);
+      principal = principalOf(read.found, presented);
+      decision = await ports.limiter.admit(admitRequestOf(principal, now));
+    }
   } catch (error) {
-    return failOpen(ports, principal, error);
+    return failOpen(ports, gate, principal, error);
   }
+  gate.watch?.decided();
   if (cache && decision.authEpoch !== undefined) {
+    // The epoch seen before the read started: if it is still current after it, no change raced it.
+    const { epochBefore, found } = read;
     if (epochBefore !== null && decision.authEpoch === epochBefore && found) cache.set(presented.hash, found, epochBefore, now);
     cache.lastEpoch = decision.authEpoch;
   }
   return admitted(ports, principal, decision, now);
+}
+
+/** The key's row, read once for every request asking for it at the same time (shared-key-reads.ts). */
+function readKey(gate: KeyGate, ports: Ports, presented: PresentedKey, lifetime: CallOptions): Promise<KeyRead> {
+  return gate.reads.read(ports.accounts, presented.hash, lifetime, gate.cache?.lastEpoch ?? null);
+}
+
+/** The limiter answered `stale`: the entry is gone, and the epoch it answered is known current. */
+function staleAnswer(cache: KeyCache, hash: string, decision: LimitDecision): void {
+  cache.delete(hash);
+  // A read from here on that finds the epoch unchanged can be cached.
+  if (decision.authEpoch !== undefined) cache.lastEpoch = decision.authEpoch;
 }
 
 function admitRequestOf(principal: Principal, now: number, authEpoch?: string): AdmitRequest {
@@ -110,8 +155,10 @@ async function admitted(ports: Ports, principal: Principal, decision: LimitDecis
   return { principal, headers: rateLimitHeaders(decision, now, quota), release: decision.release };
 }
 
-function failOpen(ports: Ports, principal: Principal, error: unknown): Admission {
+function failOpen(ports: Ports, gate: KeyGate, principal: Principal, error: unknown): Admission {
   if (error instanceof ApiError) throw error;
+  // Persistently failing open makes the instance not ready (fail-open-watch.ts, §8).
+  gate.watch?.failedOpen();
   const detail = {
     customer_id: principal.customer.id,
     key_prefix: principal.key.display_prefix,

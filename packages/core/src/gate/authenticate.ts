@@ -1,11 +1,12 @@
 /**
  * The key gate, in the order docs/decisions.md §3 fixes: missing header → bad shape, checksum or
  * unknown hash → rotated/revoked → suspended key or customer not in good standing.
- * Shape and checksum are checked before any store read.
+ * Shape and checksum are checked before any store read; the read itself is admission.ts's
+ * (shared by concurrent requests of one key: shared-key-reads.ts).
  */
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../http/route.js';
-import type { Accounts, CallOptions, Hasher, KeyWithCustomer } from '../ports/index.js';
+import type { Hasher, KeyWithCustomer } from '../ports/index.js';
 import { policyFor } from '../tiers.js';
 import { parseApiKey } from './key-format.js';
 
@@ -44,11 +45,6 @@ export function principalOf(found: KeyWithCustomer | null, presented: PresentedK
     throw new ApiError(402, 'payment_required', { message: 'the account has an unpaid invoice; pay it to restore access' });
   }
   return { key, customer, policy: policyFor(customer) };
-}
-
-export async function authenticate(request: Request, accounts: Accounts, hasher: Hasher, lifetime?: CallOptions): Promise<Principal> {
-  const presented = presentedKey(request, hasher);
-  return principalOf(await accounts.findKeyByHash(presented.hash, lifetime), presented);
 }
 
 /** The store answered a key lookup with another key's row: a fault of the store, never of the caller. */

@@ -108,6 +108,9 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
   }
 
   return {
+    // A failed seed or flush is kept and retried (month-counts.ts): no decision here fails.
+    inProcess: true,
+
     async admit(request: AdmitRequest): Promise<LimitDecision> {
       const { policy, now } = request;
       if (epochs && request.authEpoch !== undefined && request.authEpoch !== epoch) return staleDecision(policy.burstPerMinute, epoch);

@@ -75,6 +75,12 @@ export interface Limiter {
   /** Periodic work (usage persistence, replay of buffered increments). */
   runJobs?(now: number): Promise<void>;
   /**
+   * True for a limiter that decides in this process's memory (core's memory limiter): its
+   * decisions cannot fail, so /readyz does not watch them fail open (docs/decisions.md §8).
+   * Any other limiter's fail-opens are watched.
+   */
+  readonly inProcess?: boolean;
+  /**
    * Moves the accounts epoch on, shared by every instance: called after any change of a key or
    * customer that the gate reads (revoke, rotate, suspension, restoration, tier, overage), so
    * no instance's key cache answers from before it (docs/decisions.md §3). A limiter without it

@@ -1,6 +1,7 @@
 /**
  * GET /readyz: every dependency can serve — the database reachable with its migrations
- * current, the limit store reachable (the service's probes, ports/probe.ts). 503 `not_ready` in
+ * current, the limit store reachable and its decisions not failing open (the service's probes,
+ * ports/probe.ts; the service adds the last, gate/fail-open-watch.ts). 503 `not_ready` in
  * the spec's error shape, naming each failed check, otherwise. Public, counts nowhere, no per-IP
  * window (docs/decisions.md §8, "Health and readiness"). Each check is bounded, so a hung
  * dependency answers 503 in PROBE_TIMEOUT_MS rather than holding the probe.
