@@ -312,8 +312,8 @@ describe('conformance: a Node host on PostgreSQL against its own documents, chec
  */
 function webhookCases(definition: Document) {
   const path = '/api/v1/stripe/webhook';
-  const operation = (definition.paths?.[path] as { post: { requestBody: { content: Record<string, { example: Record<string, unknown> }> } } }).post;
-  const example = operation.requestBody.content['application/json']?.example ?? {};
+  type Item = { post?: { requestBody?: { content?: Record<string, { example?: Record<string, unknown> }> } } };
+  const example = (definition.paths?.[path] as Item | undefined)?.post?.requestBody?.content?.['application/json']?.example ?? {};
   const event = JSON.stringify({ ...example, type: 'customer.created', data: { object: { id: 'cus_R3xVw2kq9Lm1Ab', object: 'customer' } } });
   return {
     valid: (): Call[] => [{ path, method: 'POST', body: event, headers: { 'stripe-signature': stripeSignature(event) } }],
