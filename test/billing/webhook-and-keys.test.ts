@@ -87,6 +87,18 @@ describe('signup', () => {
 });
 
 describe('webhook', () => {
+  it('without Stripe configured answers 503 billing_unavailable with Retry-After, as its document says (issue 28 item 1)', async () => {
+    const { createTestService } = await import('@catalogue/core/memory');
+    const bare = createTestService();
+    const res = await bare.fetch('/api/v1/stripe/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      body: '{}',
+    });
+    await expectError(res, 503, 'billing_unavailable');
+    expect(res.headers.get('retry-after')).toBe('5');
+  });
+
   it('refuses a body over 64 KB with 413, counting bytes even when Content-Length is absent', async () => {
     const huge = new ReadableStream({
       start(c) {

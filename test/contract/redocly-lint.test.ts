@@ -64,7 +64,7 @@ describe('OpenAPI documents under Redocly', () => {
     for (const doc of [v1, v2]) {
       for (const [path, operations] of Object.entries(doc.paths)) {
         for (const [method, op] of Object.entries(operations)) {
-          expect(op.operationId, `${method} ${path}`).toMatch(/^(get|post|delete|put|patch)[A-Z][A-Za-z]*$/);
+          expect(op.operationId, `${method} ${path}`).toMatch(/^(get|head|options|post|delete|put|patch)[A-Z][A-Za-z]*$/);
           for (const p of op.parameters) expect((p as { description?: string }).description, `${method} ${path} ${p.name}`).toBeTruthy();
           for (const [status, response] of Object.entries(op.responses)) {
             const media = response.content?.['application/json'] as { example?: unknown } | undefined;

@@ -48,7 +48,7 @@ export interface Answer {
 export async function answerOf(res: Response): Promise<Answer> {
   const text = await res.text();
   let body: unknown = null;
-  if ((res.headers.get('content-type') ?? '').includes('application/json')) body = JSON.parse(text);
+  if (text !== '' && (res.headers.get('content-type') ?? '').includes('application/json')) body = JSON.parse(text);
   return { status: res.status, headers: res.headers, body, text };
 }
 

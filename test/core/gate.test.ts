@@ -127,7 +127,7 @@ describe('admin keys', () => {
     expect(ok.headers.get('x-ratelimit-limit')).toBe('3');
     const batch = await t.fetch('/api/v1/masters/batch', {
       method: 'POST',
-      headers: { 'x-api-key': body.key as string },
+      headers: { 'x-api-key': body.key as string, 'content-type': 'application/json' },
       body: JSON.stringify({ ids: [1, 2, 3] }),
     });
     await expectError(batch, 400, 'invalid_batch_size');

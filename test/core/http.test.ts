@@ -23,6 +23,33 @@ describe('HTTP behaviour', () => {
     await expectError(await t.fetch('/api/v1/masters/113', { method: 'DELETE' }), 405, 'method_not_allowed');
   });
 
+  it('a JSON route refuses a body without a JSON media type: 415 unsupported_media_type naming Content-Type (issue 28 item 2)', async () => {
+    const t = setup({ config: { secretKey: '3c'.repeat(32), adminToken: 'test-admin-token' } });
+    const key = await t.issueKey();
+    const search = (await (await t.fetch('/api/v1/search?q=moments', { headers: { 'x-api-key': key } })).json()) as { search_id: string; beacon_token: string };
+    const calls: Array<[string, Record<string, string>, unknown]> = [
+      ['/api/v1/masters/batch', { 'x-api-key': key }, { ids: [113] }],
+      ['/api/v1/admin/keys', { authorization: 'Bearer test-admin-token' }, { email: 'ops@label.example' }],
+      ['/api/v1/search-events/refined', { authorization: `Bearer ${search.beacon_token}` }, { search_id: search.search_id, q: 'moments in time' }],
+      ['/api/v2/search-events/observed', { authorization: `Bearer ${search.beacon_token}` }, { search_id: search.search_id, hits: [] }],
+    ];
+    for (const [path, headers, body] of calls) {
+      const text = JSON.stringify(body);
+      for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', null]) {
+        const init = new Request(`http://localhost${path}`, { method: 'POST', headers, body: text });
+        if (type === null) init.headers.delete('content-type');
+        else init.headers.set('content-type', type);
+        const res = await t.fetch(init);
+        const error = await expectError(res, 415, 'unsupported_media_type');
+        expect(error.details, `${path} ${type}`).toEqual([{ path: 'Content-Type', message: expect.stringContaining('application/json') }]);
+      }
+      for (const type of ['application/json', 'Application/JSON; charset=utf-8']) {
+        const res = await t.fetch(path, { method: 'POST', headers: { ...headers, 'content-type': type }, body: text });
+        expect(res.status, `${path} ${type}`).toBeLessThan(300);
+      }
+    }
+  });
+
   it('HEAD answers like GET without a body', async () => {
     const t = setup();
     const key = await t.issueKey();

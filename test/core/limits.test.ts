@@ -108,6 +108,43 @@ describe('IETF RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-head
   });
 });
 
+describe('RateLimit agrees with RateLimit-Policy (issue 28 item 5)', () => {
+  /** The seconds of each item of a structured-field list, by name and parameter. */
+  const items = (field: string | null) =>
+    Object.fromEntries(
+      (field ?? '').split(', ').map((item) => {
+        const [name, ...params] = item.split(';');
+        return [name, Object.fromEntries(params.map((p) => p.split('=').map((x, i) => (i ? Number(x) : x))))];
+      }),
+    ) as Record<string, Record<string, number>>;
+
+  it('t never exceeds w, also when the call falls between two whole seconds', async () => {
+    const t = setup({ now: '2026-03-10T10:00:00.300Z' });
+    const key = await t.issueKey({ tier: 'self_serve_49' });
+    for (let i = 0; i < 61; i++) {
+      const res = await get(t, key);
+      const policy = items(res.headers.get('ratelimit-policy'));
+      const current = items(res.headers.get('ratelimit'));
+      for (const name of ['"burst"', '"quota"']) {
+        expect(current[name]?.t, `${name} ${res.headers.get('ratelimit')}`).toBeLessThanOrEqual(policy[name]?.w as number);
+        expect(current[name]?.t).toBeGreaterThanOrEqual(0);
+      }
+      t.clock.advance(250);
+    }
+  });
+
+  it('/usage names the quota policy too, with what is left of it', async () => {
+    const t = setup({ now: '2026-02-10T10:00:00Z' });
+    const key = await t.issueKey({ tier: 'self_serve_49' });
+    for (let i = 0; i < 3; i++) await get(t, key);
+    const usage = await t.fetch('/api/v1/usage', { headers: { 'x-api-key': key } });
+    expect(usage.status).toBe(200);
+    const untilMarch = (Date.parse('2026-03-01T00:00:00Z') - Date.parse('2026-02-10T10:00:00Z')) / 1000;
+    expect(usage.headers.get('ratelimit-policy')).toBe(`"burst";q=60;w=60, "quota";q=10000;w=${28 * 86_400}`);
+    expect(usage.headers.get('ratelimit')).toBe(`"burst";r=57;t=60, "quota";r=9997;t=${untilMarch}`);
+  });
+});
+
 describe('monthly quota', () => {
   it('block: the call after the quota answers 429 reason quota until 00:00 UTC on the 1st', async () => {
     const t = setup({ now: '2026-03-31T20:00:00Z' });
@@ -161,7 +198,7 @@ describe('monthly quota', () => {
     const key = await t.issueKey();
     const res = await t.fetch('/api/v1/masters/batch', {
       method: 'POST',
-      headers: { 'x-api-key': key },
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
       body: JSON.stringify({ ids: [113, 500, 501, 1660109, 9] }),
     });
     expect(res.status).toBe(200);

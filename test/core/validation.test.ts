@@ -116,7 +116,12 @@ describe('batch', () => {
       },
     });
     const res = await t.fetch(
-      new Request('http://catalogue.test/api/v1/masters/batch', { method: 'POST', headers: { 'x-api-key': key }, body: stream, duplex: 'half' } as RequestInit),
+      new Request('http://catalogue.test/api/v1/masters/batch', {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
     );
     await expectError(res, 413, 'payload_too_large');
   });

@@ -12,8 +12,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsIndex"];
+        /**
+         * Self-describing root index (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headIndex"];
         patch?: never;
         trace?: never;
     };
@@ -29,8 +37,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/openapi.json
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsOpenapi"];
+        /**
+         * OpenAPI 3.1 description of this version (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headOpenapi"];
         patch?: never;
         trace?: never;
     };
@@ -49,8 +65,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/search
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsSearch"];
+        /**
+         * Search masters, artists, labels and festivals (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headSearch"];
         patch?: never;
         trace?: never;
     };
@@ -69,8 +93,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/facets
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsFacets"];
+        /**
+         * Count facet values over the filtered master set (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headFacets"];
         patch?: never;
         trace?: never;
     };
@@ -86,8 +118,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/breakouts
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsBreakouts"];
+        /**
+         * Artists breaking out: growth far above their own baseline and their genre’s (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headBreakouts"];
         patch?: never;
         trace?: never;
     };
@@ -103,8 +143,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/tastemakers
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsTastemakers"];
+        /**
+         * Labels and festivals ranked by how often their picks later broke out (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headTastemakers"];
         patch?: never;
         trace?: never;
     };
@@ -120,8 +168,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/tastemakers/ones-to-watch
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsTastemakersOnesToWatch"];
+        /**
+         * Artists picked in the last 180 days by top tastemakers, not yet breakouts (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headTastemakersOnesToWatch"];
         patch?: never;
         trace?: never;
     };
@@ -140,8 +196,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/resolve
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsResolve"];
+        /**
+         * Resolve a name, link or external id to a cluster (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headResolve"];
         patch?: never;
         trace?: never;
     };
@@ -160,8 +224,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/label/{key}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsLabelByKey"];
+        /**
+         * Label dossier (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headLabelByKey"];
         patch?: never;
         trace?: never;
     };
@@ -177,8 +249,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/dossier/artist/{slug}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsDossierArtistBySlug"];
+        /**
+         * Artist dossier by slug (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headDossierArtistBySlug"];
         patch?: never;
         trace?: never;
     };
@@ -194,8 +274,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/dossier/label/{slug}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsDossierLabelBySlug"];
+        /**
+         * Label dossier by slug (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headDossierLabelBySlug"];
         patch?: never;
         trace?: never;
     };
@@ -211,8 +299,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/dossier/festival/{slug}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsDossierFestivalBySlug"];
+        /**
+         * Festival dossier by slug (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headDossierFestivalBySlug"];
         patch?: never;
         trace?: never;
     };
@@ -231,8 +327,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/artist/{key}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsArtistByKey"];
+        /**
+         * Full artist dossier (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headArtistByKey"];
         patch?: never;
         trace?: never;
     };
@@ -248,8 +352,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/dossier/manifest
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsDossierManifest"];
+        /**
+         * Field map of the dossiers (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headDossierManifest"];
         patch?: never;
         trace?: never;
     };
@@ -265,8 +377,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/dossier/master/{id}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsDossierMasterById"];
+        /**
+         * Per-master dossier: the master, its releases and related masters (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headDossierMasterById"];
         patch?: never;
         trace?: never;
     };
@@ -285,7 +405,11 @@ export interface paths {
          */
         post: operations["postMastersBatch"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods of /api/v1/masters/batch
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsMastersBatch"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -302,8 +426,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/masters/{id}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsMastersById"];
+        /**
+         * One master release (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headMastersById"];
         patch?: never;
         trace?: never;
     };
@@ -319,8 +451,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/bandcamp/release
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsBandcampRelease"];
+        /**
+         * Bandcamp release data, by release link or by artist (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headBandcampRelease"];
         patch?: never;
         trace?: never;
     };
@@ -336,8 +476,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/bandcamp
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsBandcamp"];
+        /**
+         * Bandcamp manifest: the artists covered, their latest counts, and the fields served (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headBandcamp"];
         patch?: never;
         trace?: never;
     };
@@ -353,8 +501,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/bandcamp/{artistKey}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsBandcampByArtistKey"];
+        /**
+         * Bandcamp signals of an artist (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headBandcampByArtistKey"];
         patch?: never;
         trace?: never;
     };
@@ -373,8 +529,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/wayfind
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsWayfind"];
+        /**
+         * Migration helper: what becomes of a v1 call in v2 (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headWayfind"];
         patch?: never;
         trace?: never;
     };
@@ -390,8 +554,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/wayfind/master/{id}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsWayfindMasterById"];
+        /**
+         * Migration helper: where a master sits in v2 (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headWayfindMasterById"];
         patch?: never;
         trace?: never;
     };
@@ -410,7 +582,11 @@ export interface paths {
          */
         post: operations["postSearchEventsObserved"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods of /api/v1/search-events/observed
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsSearchEventsObserved"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -430,7 +606,11 @@ export interface paths {
          */
         post: operations["postSearchEventsRefined"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods of /api/v1/search-events/refined
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsSearchEventsRefined"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -447,8 +627,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v1/usage
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsUsage"];
+        /**
+         * Current-month usage against the monthly quota (does not count as a call) (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headUsage"];
         patch?: never;
         trace?: never;
     };
@@ -467,7 +655,11 @@ export interface paths {
          */
         post: operations["postAdminKeys"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods of /api/v1/admin/keys
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsAdminKeys"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -487,7 +679,11 @@ export interface paths {
          */
         post: operations["postStripeWebhook"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods of /api/v1/stripe/webhook
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsStripeWebhook"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -507,8 +703,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /healthz
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsHealthz"];
+        /**
+         * Liveness: the process is up (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headHealthz"];
         patch?: never;
         trace?: never;
     };
@@ -527,8 +731,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /readyz
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsReadyz"];
+        /**
+         * Readiness: database and limit store reachable, migrations current (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headReadyz"];
         patch?: never;
         trace?: never;
     };
@@ -537,11 +749,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Error: {
-            /**
-             * @description Machine code.
-             * @enum {string}
-             */
-            error: "bad_request" | "invalid_query" | "invalid_facet" | "invalid_master_id" | "invalid_batch_size" | "invalid_body" | "invalid_signature" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "invalid_beacon_token" | "unauthorized" | "payment_required" | "not_found" | "route_not_found" | "master_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "billing_unavailable" | "pool_exhausted" | "database_unavailable" | "not_ready" | "request_aborted" | "query_timeout";
+            error: components["schemas"]["ErrorCode"];
             /** @description One entry per validation issue. */
             details?: {
                 /** @description The parameter or body field at fault. */
@@ -582,6 +790,11 @@ export interface components {
             /** @description On gone: the migration guide. */
             migration_guide?: string;
         };
+        /**
+         * @description Machine code of the refusal.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "invalid_query" | "invalid_facet" | "invalid_master_id" | "invalid_batch_size" | "invalid_body" | "invalid_signature" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "invalid_beacon_token" | "unauthorized" | "payment_required" | "not_found" | "route_not_found" | "master_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "billing_unavailable" | "pool_exhausted" | "database_unavailable" | "not_ready" | "request_aborted" | "query_timeout";
         Usage: {
             customer_id: string;
             /** @enum {string} */
@@ -1007,9 +1220,11 @@ export interface components {
             items: components["schemas"]["OneToWatch"][];
         };
         RootIndex: {
+            /** @example Music Catalogue Data Service */
             name: string;
             /** @enum {string} */
             version: "v1" | "v2";
+            /** @example Send your API key in the X-API-Key header. */
             authentication: string;
             /** @description ISO instant of the v1 sunset; present from 60 days before it. */
             sunset_at?: string;
@@ -1124,8 +1339,90 @@ export interface components {
             releases_pointer: string | null;
             note: string;
         };
+        /** @description A Stripe event, signed with the deployment’s webhook secret. */
+        StripeEvent: {
+            /** @description The event id: each is applied at most once. */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description checkout.session.completed, invoice.payment_failed, invoice.payment_succeeded, invoice.paid, customer.subscription.updated and customer.subscription.deleted have effects; other types are acknowledged and ignored. */
+            type: string;
+            api_version?: string | null;
+            /** @description Unix epoch seconds. */
+            created: number;
+            /** @description false: a checkout issues a ck_test_ key. */
+            livemode: boolean;
+            pending_webhooks?: number;
+            request?: {
+                [key: string]: unknown;
+            } | null;
+            data: {
+                object: {
+                    [key: string]: unknown;
+                };
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
     };
-    responses: never;
+    responses: {
+        /** @description Error: request_timeout. The request did not arrive in time (the Node host). */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "request_timeout",
+                 *       "message": "The request failed: request timeout.",
+                 *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "request_timeout";
+                };
+            };
+        };
+        /** @description A request target over a proxy’s limit, answered by a proxy or load balancer in front of the host, in its own words (the hosts count the request line with the headers and answer 431). */
+        UriTooLong: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error: headers_too_large. The request line and headers are over the host’s limit. */
+        HeadersTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "headers_too_large",
+                 *       "message": "The request failed: headers too large.",
+                 *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "headers_too_large";
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -1153,6 +1450,22 @@ export interface components {
         Link: string;
         /** @description The v2 URL, method and query kept. */
         Location: string;
+        /** @description Strong validator of this representation: send it back in If-None-Match to get 304 while it is current. A compressed answer’s tag names its coding (`"…-gzip"`). */
+        ETag: string;
+        /** @description A catalogue read’s 200 and 304: `private, max-age=3600` (records and dossiers) or `private, max-age=300` (lists, facets, resolve, manifests, the root index, the documents). Every other answer: `no-store`. */
+        "Cache-Control": string;
+        /** @description The methods this path answers. */
+        Allow: string;
+        /** @description `Accept-Encoding` on answers of 1 KB and more; `Origin` when CORS_ORIGINS is set. */
+        Vary: string;
+        /** @description With CORS_ORIGINS: the allowed Origin of the request, or `*`. */
+        "Access-Control-Allow-Origin": string;
+        /** @description A preflight from an allowed origin: the methods of this path. */
+        "Access-Control-Allow-Methods": string;
+        /** @description A preflight from an allowed origin: `x-api-key, content-type, authorization, if-none-match`. */
+        "Access-Control-Allow-Headers": string;
+        /** @description A preflight from an allowed origin: 7200. */
+        "Access-Control-Max-Age": number;
     };
     pathItems: never;
 }
@@ -1161,7 +1474,13 @@ export interface operations {
     getIndex: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1171,28 +1490,31 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "name": "Marla Vance",
+                     *       "name": "Music Catalogue Data Service",
                      *       "version": "v1",
-                     *       "authentication": "text",
+                     *       "authentication": "Send your API key in the X-API-Key header.",
                      *       "sunset_at": "text",
                      *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113",
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901",
                      *         "openapi": "text",
                      *         "docs": "text",
                      *         "migration_guide": "text"
                      *       },
                      *       "routes": [
                      *         {
-                     *           "method": "text",
-                     *           "path": "text",
+                     *           "method": "GET",
+                     *           "path": "/api/v1/search",
                      *           "auth": "none",
                      *           "summary": "text"
                      *         }
@@ -1202,10 +1524,25 @@ export interface operations {
                     "application/json": components["schemas"]["RootIndex"];
                 };
             };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
             308: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Location: components["headers"]["Location"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -1214,10 +1551,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1239,7 +1577,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -1247,6 +1585,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1269,10 +1609,38 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1300,10 +1668,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1325,10 +1695,226 @@ export interface operations {
             };
         };
     };
+    optionsIndex: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headIndex: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Links to the documentation and every route of this version. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getOpenapi: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1338,9 +1924,12 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1348,16 +1937,12 @@ export interface operations {
                      * @example {
                      *       "openapi": "3.1.0",
                      *       "info": {
-                     *         "title": "Moments In Time",
-                     *         "version": "text",
-                     *         "self": null
+                     *         "title": "Music Catalogue Data Service v1",
+                     *         "version": "1.0.0"
                      *       },
                      *       "paths": {
-                     *         "self": {
-                     *           "self": null
-                     *         }
-                     *       },
-                     *       "self": null
+                     *         "/api/v1/search": {}
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -1379,10 +1964,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
             308: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Location: components["headers"]["Location"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -1391,10 +1991,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1416,7 +2017,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -1424,6 +2025,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1446,10 +2049,38 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1477,10 +2108,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1502,10 +2135,223 @@ export interface operations {
             };
         };
     };
+    optionsOpenapi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headOpenapi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getSearch: {
         parameters: {
             query?: {
-                /** @description Free text. */
+                /**
+                 * @description Free text.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Kind of hit. Default all. */
                 type?: "all" | "master" | "artist" | "label" | "festival";
@@ -1538,15 +2384,17 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Search-Latency-Ms": components["headers"]["X-Search-Latency-Ms"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "X-Search-Latency-Ms": components["headers"]["X-Search-Latency-Ms"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1556,8 +2404,8 @@ export interface operations {
                      *         {
                      *           "type": "master",
                      *           "id": 1,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
                      *           "year": 2002,
                      *           "artists": [
                      *             "text"
@@ -1570,17 +2418,17 @@ export interface operations {
                      *           ],
                      *           "credits": [
                      *             {
-                     *               "cluster_id": 4210,
-                     *               "slug": "marla-vance",
-                     *               "name": "Marla Vance",
+                     *               "cluster_id": 12901,
+                     *               "slug": "vince-watson",
+                     *               "name": "Vince Watson",
                      *               "_links": {
-                     *                 "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *                 "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *               }
                      *             }
                      *           ],
                      *           "score": 1,
                      *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *           }
                      *         }
                      *       ],
@@ -1596,6 +2444,7 @@ export interface operations {
             308: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Location: components["headers"]["Location"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -1604,10 +2453,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1629,7 +2479,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -1637,6 +2487,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1660,6 +2511,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1683,6 +2535,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1705,10 +2559,38 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1736,10 +2618,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1763,6 +2647,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -1787,6 +2672,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1808,15 +2694,102 @@ export interface operations {
             };
         };
     };
-    getFacets: {
+    optionsSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headSearch: {
         parameters: {
             query?: {
-                /** @description Comma-separated facet names to count. Default genre,style. */
-                facets?: string;
-                /** @description Free text narrowing the set. */
+                /**
+                 * @description Free text.
+                 * @example Vince Watson
+                 */
                 q?: string;
-                /** @description Values per facet, 1 to 100. Default 20. */
+                /** @description Kind of hit. Default all. */
+                type?: "all" | "master" | "artist" | "label" | "festival";
+                /** @description Items per page, 1 to 100. Default 20. */
                 limit?: number;
+                /** @description Opaque keyset cursor: the next_cursor of the previous page. */
+                cursor?: string;
                 /** @description Filter: Discogs genre, e.g. Electronic. Repeat the parameter to match any of several values. */
                 genre?: string[];
                 /** @description Filter: Discogs style, e.g. Techno. Repeat the parameter to match any of several values. */
@@ -1838,10 +2811,107 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Counts per facet value, most frequent first. */
+            /** @description A page of hits. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "X-Search-Latency-Ms": components["headers"]["X-Search-Latency-Ms"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1852,14 +2922,112 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getFacets: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated facet names to count. Default genre,style. */
+                facets?: string;
+                /**
+                 * @description Free text narrowing the set.
+                 * @example Vince Watson
+                 */
+                q?: string;
+                /** @description Values per facet, 1 to 100. Default 20. */
+                limit?: number;
+                /** @description Filter: Discogs genre, e.g. Electronic. Repeat the parameter to match any of several values. */
+                genre?: string[];
+                /** @description Filter: Discogs style, e.g. Techno. Repeat the parameter to match any of several values. */
+                style?: string[];
+                /** @description Filter: format name, e.g. Vinyl. Repeat the parameter to match any of several values. */
+                format?: string[];
+                /** @description Filter: release country, e.g. Germany. Repeat the parameter to match any of several values. */
+                country?: string[];
+                /** @description Filter: label name or slug. Repeat the parameter to match any of several values. */
+                label?: string[];
+                /** @description Earliest year (inclusive). */
+                year_from?: number;
+                /** @description Latest year (inclusive). */
+                year_to?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts per facet value, most frequent first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
                 content: {
                     /**
                      * @example {
                      *       "total": 1,
                      *       "facets": {
-                     *         "self": [
+                     *         "genre": [
                      *           {
-                     *             "value": "text",
+                     *             "value": "Electronic",
                      *             "count": 3
                      *           }
                      *         ]
@@ -1869,10 +3037,30 @@ export interface operations {
                     "application/json": components["schemas"]["FacetCounts"];
                 };
             };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
             308: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Location: components["headers"]["Location"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -1881,10 +3069,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: invalid_query, invalid_facet. */
+            /** @description Error: invalid_query, invalid_facet, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1906,7 +3095,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query" | "invalid_facet";
+                        error?: "invalid_query" | "invalid_facet" | "bad_request";
                     };
                 };
             };
@@ -1914,6 +3103,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1937,6 +3127,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1960,6 +3151,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -1982,3898 +3175,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getBreakouts: {
-        parameters: {
-            query?: {
-                /** @description Growth window. Default 30d. */
-                window?: "30d" | "90d";
-                /** @description Only artists whose main genre is this. */
-                genre?: string;
-                /** @description Items per page, 1 to 100. Default 20. */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Breakouts, strongest first. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "as_of": "2026-11-01",
-                     *       "items": [
-                     *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
-                     *           "genre": "Electronic",
-                     *           "followers": 1,
-                     *           "supporters": 1,
-                     *           "growth": 1,
-                     *           "baseline": 1,
-                     *           "genre_baseline": 1,
-                     *           "score": 1,
-                     *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BreakoutList"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getTastemakers: {
-        parameters: {
-            query?: {
-                /** @description Only labels or only festivals. */
-                kind?: "label" | "festival";
-                /** @description Items per page, 1 to 100. Default 20. */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Tastemakers, best first. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "as_of": "2026-11-01",
-                     *       "items": [
-                     *         {
-                     *           "cluster_id": 4210,
-                     *           "kind": "label",
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
-                     *           "picks": 1,
-                     *           "hits": 1,
-                     *           "hit_rate": 1,
-                     *           "median_lead_days": 1,
-                     *           "rank": 1,
-                     *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["TastemakerList"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getTastemakersOnesToWatch: {
-        parameters: {
-            query?: {
-                /** @description Only artists whose main genre is this. */
-                genre?: string;
-                /** @description Items per page, 1 to 100. Default 20. */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ones to watch, most backed first. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "as_of": "2026-11-01",
-                     *       "items": [
-                     *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
-                     *           "genre": "Electronic",
-                     *           "picked_by": [
-                     *             {
-                     *               "cluster_id": 4210,
-                     *               "kind": "label",
-                     *               "slug": "marla-vance",
-                     *               "name": "Marla Vance",
-                     *               "picked_on": "text"
-                     *             }
-                     *           ],
-                     *           "score": 1,
-                     *           "followers": 1,
-                     *           "growth": 1,
-                     *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["OneToWatchList"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getResolve: {
-        parameters: {
-            query?: {
-                /** @description A name. */
-                q?: string;
-                /** @description A pasted Discogs, MusicBrainz, Bandcamp or Spotify link. */
-                url?: string;
-                /** @description Discogs id: 123 (artist), label/123 or master/123. */
-                discogs?: string;
-                /** @description MusicBrainz artist id (UUID). */
-                mbid?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The cluster. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "cluster_id": 4210,
-                     *       "kind": "artist",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
-                     *       "locators": [
-                     *         {
-                     *           "source": "discogs",
-                     *           "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *           "url": "https://marlavance.bandcamp.com"
-                     *         }
-                     *       ],
-                     *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Cluster"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "not_found";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getLabelByKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>). */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The label dossier. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "cluster_id": 4210,
-                     *       "kind": "label",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
-                     *       "identity": {
-                     *         "name": "Marla Vance",
-                     *         "profile": "text",
-                     *         "contact_info": "text",
-                     *         "data_quality": "text",
-                     *         "locators": [
-                     *           {
-                     *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "roster": [
-                     *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
-                     *           "masters": 1
-                     *         }
-                     *       ],
-                     *       "catalogue": {
-                     *         "counts": {
-                     *           "masters": 1
-                     *         },
-                     *         "years": {
-                     *           "first": 1,
-                     *           "last": 1
-                     *         },
-                     *         "top_genres": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "top_styles": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "masters": [
-                     *           {
-                     *             "master_id": 113,
-                     *             "title": "Moments In Time",
-                     *             "year": 2002,
-                     *             "catno": "PE-113"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "parent": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance"
-                     *       },
-                     *       "sublabels": [
-                     *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance"
-                     *         }
-                     *       ],
-                     *       "bandcamp": {
-                     *         "url": "https://marlavance.bandcamp.com"
-                     *       },
-                     *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LabelDossier"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "not_found";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getDossierArtistBySlug: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A slug: lowercase letters, digits and hyphens, with at least one letter. */
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The artist dossier. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "cluster_id": 4210,
-                     *       "kind": "artist",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
-                     *       "identity": {
-                     *         "name": "Marla Vance",
-                     *         "real_name": "Marla Vance",
-                     *         "name_variations": [
-                     *           "text"
-                     *         ],
-                     *         "aliases": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
-                     *           }
-                     *         ],
-                     *         "members": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
-                     *           }
-                     *         ],
-                     *         "groups": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
-                     *           }
-                     *         ],
-                     *         "profile": "text",
-                     *         "data_quality": "text",
-                     *         "locators": [
-                     *           {
-                     *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "behavior": {
-                     *         "active_years": {
-                     *           "first": 1,
-                     *           "last": 1
-                     *         },
-                     *         "releases_per_year": [
-                     *           {
-                     *             "year": 2002,
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "top_genres": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "top_styles": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "label_loyalty": {
-                     *           "top_label": {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
-                     *           },
-                     *           "share": 1,
-                     *           "distinct_labels": 1
-                     *         },
-                     *         "collaborators": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "festival_appearances": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
-                     *             "year": 2002,
-                     *             "billing": "text"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "discography": {
-                     *         "counts": {
-                     *           "masters": 1,
-                     *           "main": 1,
-                     *           "appearances": 1
-                     *         },
-                     *         "masters": [
-                     *           {
-                     *             "master_id": 113,
-                     *             "title": "Moments In Time",
-                     *             "year": 2002,
-                     *             "role": "text",
-                     *             "genres": [
-                     *               "Electronic"
-                     *             ],
-                     *             "styles": [
-                     *               "Techno"
-                     *             ]
-                     *           }
-                     *         ]
-                     *       },
-                     *       "bandcamp": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance",
-                     *         "url": "https://marlavance.bandcamp.com",
-                     *         "as_of": "2026-11-01",
-                     *         "followers": 1,
-                     *         "supporters": 1,
-                     *         "releases": [
-                     *           {
-                     *             "title": "Moments In Time",
-                     *             "url": "https://marlavance.bandcamp.com",
-                     *             "released": "2002-05-14",
-                     *             "tags": [
-                     *               "techno"
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "tags": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "series": [
-                     *           {
-                     *             "date": "2026-11-01",
-                     *             "followers": 1,
-                     *             "supporters": 1
-                     *           }
-                     *         ],
-                     *         "growth": {
-                     *           "d30": 1,
-                     *           "d90": 1
-                     *         }
-                     *       },
-                     *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ArtistDossier"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "not_found";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getDossierLabelBySlug: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A slug: lowercase letters, digits and hyphens, with at least one letter. */
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The label dossier. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "cluster_id": 4210,
-                     *       "kind": "label",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
-                     *       "identity": {
-                     *         "name": "Marla Vance",
-                     *         "profile": "text",
-                     *         "contact_info": "text",
-                     *         "data_quality": "text",
-                     *         "locators": [
-                     *           {
-                     *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "roster": [
-                     *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
-                     *           "masters": 1
-                     *         }
-                     *       ],
-                     *       "catalogue": {
-                     *         "counts": {
-                     *           "masters": 1
-                     *         },
-                     *         "years": {
-                     *           "first": 1,
-                     *           "last": 1
-                     *         },
-                     *         "top_genres": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "top_styles": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "masters": [
-                     *           {
-                     *             "master_id": 113,
-                     *             "title": "Moments In Time",
-                     *             "year": 2002,
-                     *             "catno": "PE-113"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "parent": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance"
-                     *       },
-                     *       "sublabels": [
-                     *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance"
-                     *         }
-                     *       ],
-                     *       "bandcamp": {
-                     *         "url": "https://marlavance.bandcamp.com"
-                     *       },
-                     *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["LabelDossier"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "not_found";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getDossierFestivalBySlug: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A slug: lowercase letters, digits and hyphens, with at least one letter. */
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The festival dossier. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "cluster_id": 4210,
-                     *       "kind": "festival",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
-                     *       "identity": {
-                     *         "name": "Marla Vance",
-                     *         "country": "Germany",
-                     *         "city": "text",
-                     *         "url": "https://marlavance.bandcamp.com",
-                     *         "locators": [
-                     *           {
-                     *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "editions": [
-                     *         {
-                     *           "year": 2002,
-                     *           "starts_on": "text",
-                     *           "lineup": [
-                     *             {
-                     *               "cluster_id": 4210,
-                     *               "slug": "marla-vance",
-                     *               "name": "Marla Vance",
-                     *               "billing": "text"
-                     *             }
-                     *           ]
-                     *         }
-                     *       ],
-                     *       "genres": [
-                     *         "Electronic"
-                     *       ],
-                     *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["FestivalDossier"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "not_found";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getArtistByKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>). */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The artist dossier. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "cluster_id": 4210,
-                     *       "kind": "artist",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
-                     *       "identity": {
-                     *         "name": "Marla Vance",
-                     *         "real_name": "Marla Vance",
-                     *         "name_variations": [
-                     *           "text"
-                     *         ],
-                     *         "aliases": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
-                     *           }
-                     *         ],
-                     *         "members": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
-                     *           }
-                     *         ],
-                     *         "groups": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
-                     *           }
-                     *         ],
-                     *         "profile": "text",
-                     *         "data_quality": "text",
-                     *         "locators": [
-                     *           {
-                     *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "behavior": {
-                     *         "active_years": {
-                     *           "first": 1,
-                     *           "last": 1
-                     *         },
-                     *         "releases_per_year": [
-                     *           {
-                     *             "year": 2002,
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "top_genres": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "top_styles": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "label_loyalty": {
-                     *           "top_label": {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
-                     *           },
-                     *           "share": 1,
-                     *           "distinct_labels": 1
-                     *         },
-                     *         "collaborators": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "festival_appearances": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
-                     *             "year": 2002,
-                     *             "billing": "text"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "discography": {
-                     *         "counts": {
-                     *           "masters": 1,
-                     *           "main": 1,
-                     *           "appearances": 1
-                     *         },
-                     *         "masters": [
-                     *           {
-                     *             "master_id": 113,
-                     *             "title": "Moments In Time",
-                     *             "year": 2002,
-                     *             "role": "text",
-                     *             "genres": [
-                     *               "Electronic"
-                     *             ],
-                     *             "styles": [
-                     *               "Techno"
-                     *             ]
-                     *           }
-                     *         ]
-                     *       },
-                     *       "bandcamp": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance",
-                     *         "url": "https://marlavance.bandcamp.com",
-                     *         "as_of": "2026-11-01",
-                     *         "followers": 1,
-                     *         "supporters": 1,
-                     *         "releases": [
-                     *           {
-                     *             "title": "Moments In Time",
-                     *             "url": "https://marlavance.bandcamp.com",
-                     *             "released": "2002-05-14",
-                     *             "tags": [
-                     *               "techno"
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "tags": [
-                     *           {
-                     *             "name": "Marla Vance",
-                     *             "count": 3
-                     *           }
-                     *         ],
-                     *         "series": [
-                     *           {
-                     *             "date": "2026-11-01",
-                     *             "followers": 1,
-                     *             "supporters": 1
-                     *           }
-                     *         ],
-                     *         "growth": {
-                     *           "d30": 1,
-                     *           "d90": 1
-                     *         }
-                     *       },
-                     *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ArtistDossier"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "not_found";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getDossierManifest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every facet and field with type and description. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "version": "text",
-                     *       "dossiers": {
-                     *         "self": {
-                     *           "route": "/api/v2/artist/{key}",
-                     *           "facets": {
-                     *             "self": {
-                     *               "self": {
-                     *                 "type": "text",
-                     *                 "description": "text"
-                     *               }
-                     *             }
-                     *           }
-                     *         }
-                     *       },
-                     *       "notes": [
-                     *         "text"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DossierManifest"];
-                };
-            };
-            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
-            308: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Location: components["headers"]["Location"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error: invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "details": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 100"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    getDossierMasterById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Master id: digits only, no leading zero, 1 to 2,000,000,000. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The master dossier. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "master": {
-                     *         "master_id": 113,
-                     *         "title": "Moments In Time",
-                     *         "year": 2002,
-                     *         "main_release_id": 1,
-                     *         "artists": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
-                     *             "anv": "text",
-                     *             "join": "text",
-                     *             "_links": {
-                     *               "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *             }
-                     *           }
-                     *         ],
-                     *         "genres": [
-                     *           "Electronic"
-                     *         ],
-                     *         "styles": [
-                     *           "Techno"
-                     *         ],
-                     *         "formats": [
-                     *           "Vinyl"
-                     *         ],
-                     *         "country": "Germany",
-                     *         "labels": [
-                     *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
-                     *             "catno": "PE-113",
-                     *             "_links": {
-                     *               "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *             }
-                     *           }
-                     *         ],
-                     *         "released": "2002-05-14",
-                     *         "data_quality": "text",
-                     *         "_links": {
-                     *           "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *         }
-                     *       },
-                     *       "releases": [
-                     *         {
-                     *           "release_id": 1,
-                     *           "master_id": 113,
-                     *           "title": "Moments In Time",
-                     *           "country": "Germany",
-                     *           "released": "2002-05-14",
-                     *           "formats": [
-                     *             "Vinyl"
-                     *           ],
-                     *           "labels": [
-                     *             {
-                     *               "cluster_id": 4210,
-                     *               "slug": "marla-vance",
-                     *               "name": "Marla Vance",
-                     *               "catno": "PE-113",
-                     *               "_links": {
-                     *                 "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *               }
-                     *             }
-                     *           ],
-                     *           "is_main_release": true
-                     *         }
-                     *       ],
-                     *       "release_count": 1,
-                     *       "related_masters": [
-                     *         {
-                     *           "master_id": 113,
-                     *           "title": "Moments In Time",
-                     *           "year": 2002,
-                     *           "relation": "text"
-                     *         }
-                     *       ],
-                     *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MasterDossier"];
-                };
-            };
-            /** @description Error: invalid_master_id, invalid_query. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_master_id",
-                     *       "message": "The request failed: invalid master id.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_master_id" | "invalid_query";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: master_not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "master_not_found",
-                     *       "message": "The request failed: master not found.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "master_id": 113
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "master_not_found";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: gone. */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "gone",
-                     *       "message": "The request failed: gone.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "gone";
-                    };
-                };
-            };
-            /** @description Error: rate_limited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "retry_after_seconds": 12,
-                     *       "reason": "burst"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Error: internal. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "message": "The request failed: internal.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description Error: pool_exhausted, database_unavailable. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "pool_exhausted" | "database_unavailable";
-                    };
-                };
-            };
-            /** @description Error: request_aborted, query_timeout. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "request_aborted" | "query_timeout";
-                    };
-                };
-            };
-        };
-    };
-    postMastersBatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The master ids. */
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MasterBatchRequest"];
-            };
-        };
-        responses: {
-            /** @description Masters in request order; ids not found under missing. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "masters": [
-                     *         {
-                     *           "master_id": 113,
-                     *           "title": "Moments In Time",
-                     *           "year": 2002,
-                     *           "main_release_id": 1,
-                     *           "artists": [
-                     *             {
-                     *               "cluster_id": 4210,
-                     *               "slug": "marla-vance",
-                     *               "name": "Marla Vance",
-                     *               "anv": "text",
-                     *               "join": "text",
-                     *               "_links": {
-                     *                 "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *               }
-                     *             }
-                     *           ],
-                     *           "genres": [
-                     *             "Electronic"
-                     *           ],
-                     *           "styles": [
-                     *             "Techno"
-                     *           ],
-                     *           "formats": [
-                     *             "Vinyl"
-                     *           ],
-                     *           "country": "Germany",
-                     *           "labels": [
-                     *             {
-                     *               "cluster_id": 4210,
-                     *               "slug": "marla-vance",
-                     *               "name": "Marla Vance",
-                     *               "catno": "PE-113",
-                     *               "_links": {
-                     *                 "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *               }
-                     *             }
-                     *           ],
-                     *           "released": "2002-05-14",
-                     *           "data_quality": "text",
-                     *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *           }
-                     *         }
-                     *       ],
-                     *       "missing": [
-                     *         1
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MasterBatch"];
-                };
-            };
-            /** @description Error: invalid_batch_size, invalid_master_id, invalid_query, invalid_body. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_batch_size",
-                     *       "message": "The request failed: invalid batch size.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "max_ids": 100
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_batch_size" | "invalid_master_id" | "invalid_query" | "invalid_body";
-                    };
-                };
-            };
-            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
-                    };
-                };
-            };
-            /** @description Error: payment_required. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payment_required";
-                    };
-                };
-            };
-            /** @description Error: method_not_allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "allow": [
-                     *         "GET"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "method_not_allowed";
-                    };
-                };
-            };
-            /** @description Error: gone. */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "gone",
-                     *       "message": "The request failed: gone.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "gone";
-                    };
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Error: payload_too_large. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -5894,10 +3201,12 @@ export interface operations {
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5925,10 +3234,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -5952,6 +3263,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -5976,6 +3288,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -5997,22 +3310,247 @@ export interface operations {
             };
         };
     };
-    getMastersById: {
+    optionsFacets: {
         parameters: {
             query?: never;
-            header?: never;
-            path: {
-                /** @description Master id: digits only, no leading zero, 1 to 2,000,000,000. */
-                id: number;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
             };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The master record. */
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headFacets: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated facet names to count. Default genre,style. */
+                facets?: string;
+                /**
+                 * @description Free text narrowing the set.
+                 * @example Vince Watson
+                 */
+                q?: string;
+                /** @description Values per facet, 1 to 100. Default 20. */
+                limit?: number;
+                /** @description Filter: Discogs genre, e.g. Electronic. Repeat the parameter to match any of several values. */
+                genre?: string[];
+                /** @description Filter: Discogs style, e.g. Techno. Repeat the parameter to match any of several values. */
+                style?: string[];
+                /** @description Filter: format name, e.g. Vinyl. Repeat the parameter to match any of several values. */
+                format?: string[];
+                /** @description Filter: release country, e.g. Germany. Repeat the parameter to match any of several values. */
+                country?: string[];
+                /** @description Filter: label name or slug. Repeat the parameter to match any of several values. */
+                label?: string[];
+                /** @description Earliest year (inclusive). */
+                year_from?: number;
+                /** @description Latest year (inclusive). */
+                year_to?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts per facet value, most frequent first. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, invalid_facet, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -6023,60 +3561,150 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getBreakouts: {
+        parameters: {
+            query?: {
+                /** @description Growth window. Default 30d. */
+                window?: "30d" | "90d";
+                /** @description Only artists whose main genre is this. */
+                genre?: string;
+                /** @description Items per page, 1 to 100. Default 20. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Breakouts, strongest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
                 content: {
                     /**
                      * @example {
-                     *       "master_id": 113,
-                     *       "title": "Moments In Time",
-                     *       "year": 2002,
-                     *       "main_release_id": 1,
-                     *       "artists": [
+                     *       "as_of": "2026-06-22",
+                     *       "items": [
                      *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
-                     *           "anv": "text",
-                     *           "join": "text",
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
+                     *           "genre": "Electronic",
+                     *           "followers": 1234,
+                     *           "supporters": 210,
+                     *           "growth": 1,
+                     *           "baseline": 1,
+                     *           "genre_baseline": 1,
+                     *           "score": 1,
                      *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *           }
                      *         }
-                     *       ],
-                     *       "genres": [
-                     *         "Electronic"
-                     *       ],
-                     *       "styles": [
-                     *         "Techno"
-                     *       ],
-                     *       "formats": [
-                     *         "Vinyl"
-                     *       ],
-                     *       "country": "Germany",
-                     *       "labels": [
-                     *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
-                     *           "catno": "PE-113",
-                     *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *           }
-                     *         }
-                     *       ],
-                     *       "released": "2002-05-14",
-                     *       "data_quality": "text",
-                     *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
-                     *       }
+                     *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Master"];
+                    "application/json": components["schemas"]["BreakoutList"];
                 };
             };
-            /** @description Error: invalid_master_id, invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6085,14 +3713,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "invalid_master_id",
-                     *       "message": "The request failed: invalid master id.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_master_id" | "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -6100,6 +3734,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6123,6 +3758,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6142,34 +3778,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: master_not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "master_not_found",
-                     *       "message": "The request failed: master not found.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "master_id": 113
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "master_not_found";
-                    };
-                };
-            };
             /** @description Error: method_not_allowed. */
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6192,10 +3806,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: gone. */
-            410: {
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6204,21 +3820,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "gone",
-                     *       "message": "The request failed: gone.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "gone";
+                        error?: "payload_too_large";
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6246,10 +3865,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6273,6 +3894,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -6297,6 +3919,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6318,24 +3941,230 @@ export interface operations {
             };
         };
     };
-    getBandcampRelease: {
+    optionsBreakouts: {
         parameters: {
-            query?: {
-                /** @description A Bandcamp release link (https://<artist>.bandcamp.com/album/…). */
-                url?: string;
-                /** @description An artist key: cluster_id, slug or typed locator. */
-                artist?: string;
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
             };
-            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The artist and the matching releases. */
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headBreakouts: {
+        parameters: {
+            query?: {
+                /** @description Growth window. Default 30d. */
+                window?: "30d" | "90d";
+                /** @description Only artists whose main genre is this. */
+                genre?: string;
+                /** @description Items per page, 1 to 100. Default 20. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Breakouts, strongest first. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -6346,33 +4175,147 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getTastemakers: {
+        parameters: {
+            query?: {
+                /** @description Only labels or only festivals. */
+                kind?: "label" | "festival";
+                /** @description Items per page, 1 to 100. Default 20. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tastemakers, best first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
                 content: {
                     /**
                      * @example {
-                     *       "artist": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance"
-                     *       },
-                     *       "releases": [
+                     *       "as_of": "2026-06-22",
+                     *       "items": [
                      *         {
-                     *           "title": "Moments In Time",
-                     *           "url": "https://marlavance.bandcamp.com",
-                     *           "released": "2002-05-14",
-                     *           "tags": [
-                     *             "techno"
-                     *           ]
+                     *           "cluster_id": 12901,
+                     *           "kind": "label",
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
+                     *           "picks": 1,
+                     *           "hits": 1,
+                     *           "hit_rate": 1,
+                     *           "median_lead_days": 1,
+                     *           "rank": 1,
+                     *           "_links": {
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *           }
                      *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["BandcampReleases"];
+                    "application/json": components["schemas"]["TastemakerList"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6394,7 +4337,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -6402,6 +4345,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6425,6 +4369,1236 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsTastemakers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headTastemakers: {
+        parameters: {
+            query?: {
+                /** @description Only labels or only festivals. */
+                kind?: "label" | "festival";
+                /** @description Items per page, 1 to 100. Default 20. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tastemakers, best first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getTastemakersOnesToWatch: {
+        parameters: {
+            query?: {
+                /** @description Only artists whose main genre is this. */
+                genre?: string;
+                /** @description Items per page, 1 to 100. Default 20. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ones to watch, most backed first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "as_of": "2026-06-22",
+                     *       "items": [
+                     *         {
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
+                     *           "genre": "Electronic",
+                     *           "picked_by": [
+                     *             {
+                     *               "cluster_id": 12901,
+                     *               "kind": "label",
+                     *               "slug": "vince-watson",
+                     *               "name": "Vince Watson",
+                     *               "picked_on": "text"
+                     *             }
+                     *           ],
+                     *           "score": 1,
+                     *           "followers": 1234,
+                     *           "growth": 1,
+                     *           "_links": {
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OneToWatchList"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsTastemakersOnesToWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headTastemakersOnesToWatch: {
+        parameters: {
+            query?: {
+                /** @description Only artists whose main genre is this. */
+                genre?: string;
+                /** @description Items per page, 1 to 100. Default 20. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ones to watch, most backed first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getResolve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A name.
+                 * @example Vince Watson
+                 */
+                q?: string;
+                /** @description A pasted Discogs, MusicBrainz, Bandcamp or Spotify link. */
+                url?: string;
+                /** @description Discogs id: 123 (artist), label/123 or master/123. */
+                discogs?: string;
+                /** @description MusicBrainz artist id (UUID). */
+                mbid?: string;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cluster. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cluster_id": 12901,
+                     *       "kind": "artist",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
+                     *       "locators": [
+                     *         {
+                     *           "source": "discogs",
+                     *           "id": "3225",
+                     *           "url": "https://www.discogs.com/artist/3225"
+                     *         }
+                     *       ],
+                     *       "_links": {
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Cluster"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6448,6 +5622,7 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6471,6 +5646,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6493,10 +5670,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: gone. */
-            410: {
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6505,21 +5684,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "gone",
-                     *       "message": "The request failed: gone.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "gone";
+                        error?: "payload_too_large";
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6547,10 +5729,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6574,6 +5758,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -6598,6 +5783,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6619,26 +5805,247 @@ export interface operations {
             };
         };
     };
-    getBandcamp: {
+    optionsResolve: {
         parameters: {
-            query?: {
-                /** @description Only artists with a release carrying this tag. */
-                tag?: string;
-                /** @description Items per page, 1 to 100. Default 50. */
-                limit?: number;
-                /** @description next_cursor of the previous page. */
-                cursor?: number;
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
             };
-            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A page of covered artists. */
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headResolve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A name.
+                 * @example Vince Watson
+                 */
+                q?: string;
+                /** @description A pasted Discogs, MusicBrainz, Bandcamp or Spotify link. */
+                url?: string;
+                /** @description Discogs id: 123 (artist), label/123 or master/123. */
+                discogs?: string;
+                /** @description MusicBrainz artist id (UUID). */
+                mbid?: string;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cluster. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -6649,33 +6056,203 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getLabelByKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example planet-e
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The label dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
                 content: {
                     /**
                      * @example {
-                     *       "as_of": "2026-11-01",
-                     *       "artists": [
+                     *       "cluster_id": 12901,
+                     *       "kind": "label",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
+                     *       "identity": {
+                     *         "name": "Vince Watson",
+                     *         "profile": "text",
+                     *         "contact_info": "text",
+                     *         "data_quality": "Correct",
+                     *         "locators": [
+                     *           {
+                     *             "source": "discogs",
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "roster": [
                      *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
-                     *           "url": "https://marlavance.bandcamp.com",
-                     *           "followers": 1,
-                     *           "supporters": 1
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
+                     *           "masters": 1
                      *         }
                      *       ],
-                     *       "next_cursor": "text",
-                     *       "fields": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *       "catalogue": {
+                     *         "counts": {
+                     *           "masters": 1
+                     *         },
+                     *         "years": {
+                     *           "first": 1,
+                     *           "last": 1
+                     *         },
+                     *         "top_genres": [
+                     *           {
+                     *             "name": "Electronic",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "top_styles": [
+                     *           {
+                     *             "name": "Techno",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "masters": [
+                     *           {
+                     *             "master_id": 113,
+                     *             "title": "Moments In Time",
+                     *             "year": 2002,
+                     *             "catno": "SK032"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "parent": {
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson"
+                     *       },
+                     *       "sublabels": [
+                     *         {
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson"
+                     *         }
+                     *       ],
+                     *       "bandcamp": {
+                     *         "url": "https://vincewatson.bandcamp.com"
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["BandcampManifest"];
+                    "application/json": components["schemas"]["LabelDossier"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6697,7 +6274,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -6705,6 +6282,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6728,6 +6306,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6747,10 +6326,36 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "The request failed: not found.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "route_not_found";
+                    };
+                };
+            };
             /** @description Error: method_not_allowed. */
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6773,10 +6378,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: gone. */
-            410: {
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6785,21 +6392,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "gone",
-                     *       "message": "The request failed: gone.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "gone";
+                        error?: "payload_too_large";
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6827,10 +6437,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6854,6 +6466,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -6878,6 +6491,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -6899,22 +6513,691 @@ export interface operations {
             };
         };
     };
-    getBandcampByArtistKey: {
+    optionsLabelByKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
             path: {
-                /** @description An artist: cluster_id, slug, or typed locator (discogs:123, mbid:<uuid>). */
-                artistKey: string;
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example planet-e
+                 */
+                key: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Followers, supporters, releases, tags, 12-week series and growth. */
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headLabelByKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example planet-e
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The label dossier. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDossierArtistBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example vince-watson
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artist dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cluster_id": 12901,
+                     *       "kind": "artist",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
+                     *       "identity": {
+                     *         "name": "Vince Watson",
+                     *         "real_name": "Vince Watson",
+                     *         "name_variations": [
+                     *           "text"
+                     *         ],
+                     *         "aliases": [
+                     *           {
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
+                     *           }
+                     *         ],
+                     *         "members": [
+                     *           {
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
+                     *           }
+                     *         ],
+                     *         "groups": [
+                     *           {
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
+                     *           }
+                     *         ],
+                     *         "profile": "text",
+                     *         "data_quality": "Correct",
+                     *         "locators": [
+                     *           {
+                     *             "source": "discogs",
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "behavior": {
+                     *         "active_years": {
+                     *           "first": 1999,
+                     *           "last": 2016
+                     *         },
+                     *         "releases_per_year": [
+                     *           {
+                     *             "year": 2002,
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "top_genres": [
+                     *           {
+                     *             "name": "Electronic",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "top_styles": [
+                     *           {
+                     *             "name": "Techno",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "label_loyalty": {
+                     *           "top_label": {
+                     *             "cluster_id": 22,
+                     *             "slug": "svek",
+                     *             "name": "Svek"
+                     *           },
+                     *           "share": 1,
+                     *           "distinct_labels": 1
+                     *         },
+                     *         "collaborators": [
+                     *           {
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "festival_appearances": [
+                     *           {
+                     *             "cluster_id": 31,
+                     *             "slug": "movement-detroit",
+                     *             "name": "Movement Detroit",
+                     *             "year": 2026,
+                     *             "billing": "headliner"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "discography": {
+                     *         "counts": {
+                     *           "masters": 1,
+                     *           "main": 1,
+                     *           "appearances": 1
+                     *         },
+                     *         "masters": [
+                     *           {
+                     *             "master_id": 113,
+                     *             "title": "Moments In Time",
+                     *             "year": 2002,
+                     *             "role": "Main",
+                     *             "genres": [
+                     *               "Electronic"
+                     *             ],
+                     *             "styles": [
+                     *               "Techno"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "bandcamp": {
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson",
+                     *         "url": "https://vincewatson.bandcamp.com",
+                     *         "as_of": "2026-06-22",
+                     *         "followers": 1234,
+                     *         "supporters": 210,
+                     *         "releases": [
+                     *           {
+                     *             "title": "Moments In Time",
+                     *             "url": "https://vincewatson.bandcamp.com",
+                     *             "released": "2002-04-01",
+                     *             "tags": [
+                     *               "techno"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "tags": [
+                     *           {
+                     *             "name": "techno",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "series": [
+                     *           {
+                     *             "date": "2026-06-22",
+                     *             "followers": 1234,
+                     *             "supporters": 210
+                     *           }
+                     *         ],
+                     *         "growth": {
+                     *           "d30": 1,
+                     *           "d90": 1
+                     *         }
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ArtistDossier"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "The request failed: not found.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -6928,18 +7211,6380 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "cluster_id": 4210,
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
-                     *       "url": "https://marlavance.bandcamp.com",
-                     *       "as_of": "2026-11-01",
-                     *       "followers": 1,
-                     *       "supporters": 1,
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsDossierArtistBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example vince-watson
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headDossierArtistBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example vince-watson
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artist dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDossierLabelBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example planet-e
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The label dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cluster_id": 12901,
+                     *       "kind": "label",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
+                     *       "identity": {
+                     *         "name": "Vince Watson",
+                     *         "profile": "text",
+                     *         "contact_info": "text",
+                     *         "data_quality": "Correct",
+                     *         "locators": [
+                     *           {
+                     *             "source": "discogs",
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "roster": [
+                     *         {
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
+                     *           "masters": 1
+                     *         }
+                     *       ],
+                     *       "catalogue": {
+                     *         "counts": {
+                     *           "masters": 1
+                     *         },
+                     *         "years": {
+                     *           "first": 1,
+                     *           "last": 1
+                     *         },
+                     *         "top_genres": [
+                     *           {
+                     *             "name": "Electronic",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "top_styles": [
+                     *           {
+                     *             "name": "Techno",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "masters": [
+                     *           {
+                     *             "master_id": 113,
+                     *             "title": "Moments In Time",
+                     *             "year": 2002,
+                     *             "catno": "SK032"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "parent": {
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson"
+                     *       },
+                     *       "sublabels": [
+                     *         {
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson"
+                     *         }
+                     *       ],
+                     *       "bandcamp": {
+                     *         "url": "https://vincewatson.bandcamp.com"
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LabelDossier"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "The request failed: not found.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsDossierLabelBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example planet-e
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headDossierLabelBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example planet-e
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The label dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDossierFestivalBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example movement-detroit
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The festival dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cluster_id": 12901,
+                     *       "kind": "festival",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
+                     *       "identity": {
+                     *         "name": "Vince Watson",
+                     *         "country": "Sweden",
+                     *         "city": "text",
+                     *         "url": "https://vincewatson.bandcamp.com",
+                     *         "locators": [
+                     *           {
+                     *             "source": "discogs",
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "editions": [
+                     *         {
+                     *           "year": 2002,
+                     *           "starts_on": "text",
+                     *           "lineup": [
+                     *             {
+                     *               "cluster_id": 12901,
+                     *               "slug": "vince-watson",
+                     *               "name": "Vince Watson",
+                     *               "billing": "text"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "genres": [
+                     *         "Electronic"
+                     *       ],
+                     *       "_links": {
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FestivalDossier"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "The request failed: not found.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsDossierFestivalBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example movement-detroit
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headDossierFestivalBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example movement-detroit
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The festival dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getArtistByKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example vince-watson
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artist dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cluster_id": 12901,
+                     *       "kind": "artist",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
+                     *       "identity": {
+                     *         "name": "Vince Watson",
+                     *         "real_name": "Vince Watson",
+                     *         "name_variations": [
+                     *           "text"
+                     *         ],
+                     *         "aliases": [
+                     *           {
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
+                     *           }
+                     *         ],
+                     *         "members": [
+                     *           {
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
+                     *           }
+                     *         ],
+                     *         "groups": [
+                     *           {
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
+                     *           }
+                     *         ],
+                     *         "profile": "text",
+                     *         "data_quality": "Correct",
+                     *         "locators": [
+                     *           {
+                     *             "source": "discogs",
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "behavior": {
+                     *         "active_years": {
+                     *           "first": 1999,
+                     *           "last": 2016
+                     *         },
+                     *         "releases_per_year": [
+                     *           {
+                     *             "year": 2002,
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "top_genres": [
+                     *           {
+                     *             "name": "Electronic",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "top_styles": [
+                     *           {
+                     *             "name": "Techno",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "label_loyalty": {
+                     *           "top_label": {
+                     *             "cluster_id": 22,
+                     *             "slug": "svek",
+                     *             "name": "Svek"
+                     *           },
+                     *           "share": 1,
+                     *           "distinct_labels": 1
+                     *         },
+                     *         "collaborators": [
+                     *           {
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "festival_appearances": [
+                     *           {
+                     *             "cluster_id": 31,
+                     *             "slug": "movement-detroit",
+                     *             "name": "Movement Detroit",
+                     *             "year": 2026,
+                     *             "billing": "headliner"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "discography": {
+                     *         "counts": {
+                     *           "masters": 1,
+                     *           "main": 1,
+                     *           "appearances": 1
+                     *         },
+                     *         "masters": [
+                     *           {
+                     *             "master_id": 113,
+                     *             "title": "Moments In Time",
+                     *             "year": 2002,
+                     *             "role": "Main",
+                     *             "genres": [
+                     *               "Electronic"
+                     *             ],
+                     *             "styles": [
+                     *               "Techno"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "bandcamp": {
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson",
+                     *         "url": "https://vincewatson.bandcamp.com",
+                     *         "as_of": "2026-06-22",
+                     *         "followers": 1234,
+                     *         "supporters": 210,
+                     *         "releases": [
+                     *           {
+                     *             "title": "Moments In Time",
+                     *             "url": "https://vincewatson.bandcamp.com",
+                     *             "released": "2002-04-01",
+                     *             "tags": [
+                     *               "techno"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "tags": [
+                     *           {
+                     *             "name": "techno",
+                     *             "count": 3
+                     *           }
+                     *         ],
+                     *         "series": [
+                     *           {
+                     *             "date": "2026-06-22",
+                     *             "followers": 1234,
+                     *             "supporters": 210
+                     *           }
+                     *         ],
+                     *         "growth": {
+                     *           "d30": 1,
+                     *           "d90": 1
+                     *         }
+                     *       },
+                     *       "_links": {
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ArtistDossier"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "The request failed: not found.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsArtistByKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example vince-watson
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headArtistByKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example vince-watson
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artist dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDossierManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every facet and field with type and description. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": "v1",
+                     *       "dossiers": {
+                     *         "artist": {
+                     *           "route": "/api/v2/artist/{key}",
+                     *           "facets": {
+                     *             "identity": {
+                     *               "name": {
+                     *                 "type": "text",
+                     *                 "description": "text"
+                     *               }
+                     *             }
+                     *           }
+                     *         }
+                     *       },
+                     *       "notes": [
+                     *         "text"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DossierManifest"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsDossierManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headDossierManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every facet and field with type and description. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description From the v1 sunset: permanent redirect to the same call on /api/v2 (method and query kept). */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDossierMasterById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Master id: digits only, no leading zero, 1 to 2,000,000,000.
+                 * @example 113
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The master dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "master": {
+                     *         "master_id": 113,
+                     *         "title": "Moments In Time",
+                     *         "year": 2002,
+                     *         "main_release_id": 116925,
+                     *         "artists": [
+                     *           {
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson",
+                     *             "anv": "",
+                     *             "join": "",
+                     *             "_links": {
+                     *               "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "genres": [
+                     *           "Electronic"
+                     *         ],
+                     *         "styles": [
+                     *           "Techno"
+                     *         ],
+                     *         "formats": [
+                     *           "Vinyl"
+                     *         ],
+                     *         "country": "Sweden",
+                     *         "labels": [
+                     *           {
+                     *             "cluster_id": 22,
+                     *             "slug": "svek",
+                     *             "name": "Svek",
+                     *             "catno": "SK032",
+                     *             "_links": {
+                     *               "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "released": "2002-04-01",
+                     *         "data_quality": "Correct",
+                     *         "_links": {
+                     *           "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *         }
+                     *       },
+                     *       "releases": [
+                     *         {
+                     *           "release_id": 116925,
+                     *           "master_id": 113,
+                     *           "title": "Moments In Time",
+                     *           "country": "Sweden",
+                     *           "released": "2002-04-01",
+                     *           "formats": [
+                     *             "Vinyl"
+                     *           ],
+                     *           "labels": [
+                     *             {
+                     *               "cluster_id": 22,
+                     *               "slug": "svek",
+                     *               "name": "Svek",
+                     *               "catno": "SK032",
+                     *               "_links": {
+                     *                 "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "is_main_release": true
+                     *         }
+                     *       ],
+                     *       "release_count": 1,
+                     *       "related_masters": [
+                     *         {
+                     *           "master_id": 113,
+                     *           "title": "Moments In Time",
+                     *           "year": 2002,
+                     *           "relation": "text"
+                     *         }
+                     *       ],
+                     *       "_links": {
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MasterDossier"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_master_id, invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_master_id",
+                     *       "message": "The request failed: invalid master id.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "id",
+                     *           "message": "must be written without leading zeros"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_master_id" | "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: master_not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "master_not_found",
+                     *       "message": "The request failed: master not found.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "master_id": 999
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "master_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "gone",
+                     *       "message": "The request failed: gone.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
+                     *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "gone";
+                    };
+                };
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsDossierMasterById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description Master id: digits only, no leading zero, 1 to 2,000,000,000.
+                 * @example 113
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headDossierMasterById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Master id: digits only, no leading zero, 1 to 2,000,000,000.
+                 * @example 113
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The master dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_master_id, invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: master_not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postMastersBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The master ids. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         113
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MasterBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Masters in request order; ids not found under missing. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "masters": [
+                     *         {
+                     *           "master_id": 113,
+                     *           "title": "Moments In Time",
+                     *           "year": 2002,
+                     *           "main_release_id": 116925,
+                     *           "artists": [
+                     *             {
+                     *               "cluster_id": 12901,
+                     *               "slug": "vince-watson",
+                     *               "name": "Vince Watson",
+                     *               "anv": "",
+                     *               "join": "",
+                     *               "_links": {
+                     *                 "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "genres": [
+                     *             "Electronic"
+                     *           ],
+                     *           "styles": [
+                     *             "Techno"
+                     *           ],
+                     *           "formats": [
+                     *             "Vinyl"
+                     *           ],
+                     *           "country": "Sweden",
+                     *           "labels": [
+                     *             {
+                     *               "cluster_id": 22,
+                     *               "slug": "svek",
+                     *               "name": "Svek",
+                     *               "catno": "SK032",
+                     *               "_links": {
+                     *                 "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "released": "2002-04-01",
+                     *           "data_quality": "Correct",
+                     *           "_links": {
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "missing": [
+                     *         1
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MasterBatch"];
+                };
+            };
+            /** @description Error: invalid_batch_size, invalid_master_id, invalid_query, bad_request, invalid_body. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_batch_size",
+                     *       "message": "The request failed: invalid batch size.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_ids": 100
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_batch_size" | "invalid_master_id" | "invalid_query" | "bad_request" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "gone",
+                     *       "message": "The request failed: gone.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
+                     *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "gone";
+                    };
+                };
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: unsupported_media_type. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "The request failed: unsupported media type.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "Content-Type",
+                     *           "message": "must be application/json"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsMastersBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    getMastersById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Master id: digits only, no leading zero, 1 to 2,000,000,000.
+                 * @example 113
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The master record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "master_id": 113,
+                     *       "title": "Moments In Time",
+                     *       "year": 2002,
+                     *       "main_release_id": 116925,
+                     *       "artists": [
+                     *         {
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
+                     *           "anv": "",
+                     *           "join": "",
+                     *           "_links": {
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "genres": [
+                     *         "Electronic"
+                     *       ],
+                     *       "styles": [
+                     *         "Techno"
+                     *       ],
+                     *       "formats": [
+                     *         "Vinyl"
+                     *       ],
+                     *       "country": "Sweden",
+                     *       "labels": [
+                     *         {
+                     *           "cluster_id": 22,
+                     *           "slug": "svek",
+                     *           "name": "Svek",
+                     *           "catno": "SK032",
+                     *           "_links": {
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "released": "2002-04-01",
+                     *       "data_quality": "Correct",
+                     *       "_links": {
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Master"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_master_id, invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_master_id",
+                     *       "message": "The request failed: invalid master id.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "id",
+                     *           "message": "must be written without leading zeros"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_master_id" | "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: master_not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "master_not_found",
+                     *       "message": "The request failed: master not found.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "master_id": 999
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "master_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "gone",
+                     *       "message": "The request failed: gone.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
+                     *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "gone";
+                    };
+                };
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsMastersById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description Master id: digits only, no leading zero, 1 to 2,000,000,000.
+                 * @example 113
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headMastersById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Master id: digits only, no leading zero, 1 to 2,000,000,000.
+                 * @example 113
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The master record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_master_id, invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: master_not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getBandcampRelease: {
+        parameters: {
+            query?: {
+                /** @description A Bandcamp release link (https://<artist>.bandcamp.com/album/…). */
+                url?: string;
+                /**
+                 * @description An artist key: cluster_id, slug or typed locator.
+                 * @example vince-watson
+                 */
+                artist?: string;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artist and the matching releases. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "artist": {
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson"
+                     *       },
                      *       "releases": [
                      *         {
                      *           "title": "Moments In Time",
-                     *           "url": "https://marlavance.bandcamp.com",
-                     *           "released": "2002-05-14",
+                     *           "url": "https://vincewatson.bandcamp.com",
+                     *           "released": "2002-04-01",
+                     *           "tags": [
+                     *             "techno"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BandcampReleases"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "The request failed: not found.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "gone",
+                     *       "message": "The request failed: gone.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
+                     *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "gone";
+                    };
+                };
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsBandcampRelease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headBandcampRelease: {
+        parameters: {
+            query?: {
+                /** @description A Bandcamp release link (https://<artist>.bandcamp.com/album/…). */
+                url?: string;
+                /**
+                 * @description An artist key: cluster_id, slug or typed locator.
+                 * @example vince-watson
+                 */
+                artist?: string;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artist and the matching releases. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getBandcamp: {
+        parameters: {
+            query?: {
+                /** @description Only artists with a release carrying this tag. */
+                tag?: string;
+                /** @description Items per page, 1 to 100. Default 50. */
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of covered artists. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "as_of": "2026-06-22",
+                     *       "artists": [
+                     *         {
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
+                     *           "url": "https://vincewatson.bandcamp.com",
+                     *           "followers": 1234,
+                     *           "supporters": 210
+                     *         }
+                     *       ],
+                     *       "next_cursor": "text",
+                     *       "fields": {
+                     *         "followers": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BandcampManifest"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_query",
+                     *       "message": "The request failed: invalid query.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_query" | "bad_request";
+                    };
+                };
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "missing_api_key",
+                     *       "message": "The request failed: missing api key.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+                    };
+                };
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payment_required",
+                     *       "message": "The request failed: payment required.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payment_required";
+                    };
+                };
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "method_not_allowed",
+                     *       "message": "The request failed: method not allowed.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "allow": [
+                     *         "GET"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "method_not_allowed";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "gone",
+                     *       "message": "The request failed: gone.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
+                     *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "gone";
+                    };
+                };
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "The request failed: rate limited.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "retry_after_seconds": 12,
+                     *       "reason": "burst"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "message": "The request failed: internal.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "pool_exhausted",
+                     *       "message": "The request failed: pool exhausted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "pool_exhausted" | "database_unavailable";
+                    };
+                };
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "request_aborted",
+                     *       "message": "The request failed: request aborted.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "request_aborted" | "query_timeout";
+                    };
+                };
+            };
+        };
+    };
+    optionsBandcamp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headBandcamp: {
+        parameters: {
+            query?: {
+                /** @description Only artists with a release carrying this tag. */
+                tag?: string;
+                /** @description Items per page, 1 to 100. Default 50. */
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of covered artists. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getBandcampByArtistKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description An artist: cluster_id, slug, or typed locator (discogs:123, mbid:<uuid>).
+                 * @example vince-watson
+                 */
+                artistKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Followers, supporters, releases, tags, 12-week series and growth. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "cluster_id": 12901,
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
+                     *       "url": "https://vincewatson.bandcamp.com",
+                     *       "as_of": "2026-06-22",
+                     *       "followers": 1234,
+                     *       "supporters": 210,
+                     *       "releases": [
+                     *         {
+                     *           "title": "Moments In Time",
+                     *           "url": "https://vincewatson.bandcamp.com",
+                     *           "released": "2002-04-01",
                      *           "tags": [
                      *             "techno"
                      *           ]
@@ -6947,15 +13592,15 @@ export interface operations {
                      *       ],
                      *       "tags": [
                      *         {
-                     *           "name": "Marla Vance",
+                     *           "name": "techno",
                      *           "count": 3
                      *         }
                      *       ],
                      *       "series": [
                      *         {
-                     *           "date": "2026-11-01",
-                     *           "followers": 1,
-                     *           "supporters": 1
+                     *           "date": "2026-06-22",
+                     *           "followers": 1234,
+                     *           "supporters": 210
                      *         }
                      *       ],
                      *       "growth": {
@@ -6963,7 +13608,7 @@ export interface operations {
                      *         "d90": 1
                      *       },
                      *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *       }
                      *     }
                      */
@@ -6988,10 +13633,30 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7013,7 +13678,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -7021,6 +13686,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7044,6 +13710,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7063,10 +13730,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: not_found. */
+            /** @description Error: not_found, route_not_found. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7082,7 +13750,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "not_found";
+                        error?: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -7090,6 +13758,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7112,10 +13782,12 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Error: gone. */
             410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7126,7 +13798,9 @@ export interface operations {
                      * @example {
                      *       "error": "gone",
                      *       "message": "The request failed: gone.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
+                     *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
@@ -7135,10 +13809,37 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7166,10 +13867,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7193,6 +13896,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -7217,6 +13921,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7238,10 +13943,305 @@ export interface operations {
             };
         };
     };
+    optionsBandcampByArtistKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description An artist: cluster_id, slug, or typed locator (discogs:123, mbid:<uuid>).
+                 * @example vince-watson
+                 */
+                artistKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headBandcampByArtistKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description An artist: cluster_id, slug, or typed locator (discogs:123, mbid:<uuid>).
+                 * @example vince-watson
+                 */
+                artistKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Followers, supporters, releases, tags, 12-week series and growth. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: gone. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getWayfind: {
         parameters: {
             query: {
-                /** @description A v1 path and query, starting with /api/v1. */
+                /**
+                 * @description A v1 path and query, starting with /api/v1.
+                 * @example /api/v1/masters/113
+                 */
                 path: string;
                 /** @description Method of the v1 call. Default: the path’s only method, or GET. */
                 method?: "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
@@ -7256,11 +14256,13 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7276,10 +14278,11 @@ export interface operations {
                     "application/json": components["schemas"]["Wayfind"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7298,7 +14301,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -7306,6 +14309,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7326,6 +14330,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7346,6 +14351,7 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7354,7 +14360,7 @@ export interface operations {
                      *       "error": "master_not_found",
                      *       "message": "The request failed: master not found.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "master_id": 113
+                     *       "master_id": 999
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
@@ -7367,6 +14373,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7386,10 +14394,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7414,10 +14447,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7438,6 +14473,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -7459,6 +14495,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7477,12 +14514,232 @@ export interface operations {
             };
         };
     };
+    optionsWayfind: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headWayfind: {
+        parameters: {
+            query: {
+                /**
+                 * @description A v1 path and query, starting with /api/v1.
+                 * @example /api/v1/masters/113
+                 */
+                path: string;
+                /** @description Method of the v1 call. Default: the path’s only method, or GET. */
+                method?: "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the call goes. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: master_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getWayfindMasterById: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Master id: digits only, no leading zero, 1 to 2,000,000,000. */
+                /**
+                 * @description Master id: digits only, no leading zero, 1 to 2,000,000,000.
+                 * @example 113
+                 */
                 id: number;
             };
             cookie?: never;
@@ -7493,11 +14750,13 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7506,9 +14765,9 @@ export interface operations {
                      *       "master_id": 113,
                      *       "title": "Moments In Time",
                      *       "artist": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance"
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson"
                      *       },
                      *       "to": "text",
                      *       "method": "GET",
@@ -7520,10 +14779,11 @@ export interface operations {
                     "application/json": components["schemas"]["MasterWayfind"];
                 };
             };
-            /** @description Error: invalid_master_id, invalid_query. */
+            /** @description Error: invalid_master_id, invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7531,12 +14791,18 @@ export interface operations {
                      * @example {
                      *       "error": "invalid_master_id",
                      *       "message": "The request failed: invalid master id.",
-                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "id",
+                     *           "message": "must be written without leading zeros"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_master_id" | "invalid_query";
+                        error?: "invalid_master_id" | "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -7544,6 +14810,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7564,6 +14831,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7580,10 +14848,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: master_not_found. */
+            /** @description Error: master_not_found, route_not_found. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7592,12 +14861,12 @@ export interface operations {
                      *       "error": "master_not_found",
                      *       "message": "The request failed: master not found.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *       "master_id": 113
+                     *       "master_id": 999
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "master_not_found";
+                        error?: "master_not_found" | "route_not_found";
                     };
                 };
             };
@@ -7605,6 +14874,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7624,10 +14895,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7652,10 +14948,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7676,6 +14974,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -7697,6 +14996,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7712,6 +15012,227 @@ export interface operations {
                         error?: "request_aborted" | "query_timeout";
                     };
                 };
+            };
+        };
+    };
+    optionsWayfindMasterById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description Master id: digits only, no leading zero, 1 to 2,000,000,000.
+                 * @example 113
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headWayfindMasterById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Master id: digits only, no leading zero, 1 to 2,000,000,000.
+                 * @example 113
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The v2 artist path and the JSON pointer of the master in it. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_master_id, invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: master_not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -7725,6 +15246,17 @@ export interface operations {
         /** @description The event. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                 *       "hits": [
+                 *         {
+                 *           "id": 1,
+                 *           "position": 0
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ObservedEvent"];
             };
         };
@@ -7733,16 +15265,18 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "accepted": true,
-                     *       "search_id": "text"
+                     *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
                     "application/json": components["schemas"]["EventAccepted"];
@@ -7752,6 +15286,7 @@ export interface operations {
             308: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Location: components["headers"]["Location"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -7760,10 +15295,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: invalid_body, invalid_query. */
+            /** @description Error: invalid_body, invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7785,7 +15321,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_body" | "invalid_query";
+                        error?: "invalid_body" | "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -7793,6 +15329,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7816,6 +15353,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7838,10 +15377,12 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Error: payload_too_large. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7862,10 +15403,42 @@ export interface operations {
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: unsupported_media_type. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "The request failed: unsupported media type.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "Content-Type",
+                     *           "message": "must be application/json"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7893,10 +15466,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7918,6 +15493,88 @@ export interface operations {
             };
         };
     };
+    optionsSearchEventsObserved: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
     postSearchEventsRefined: {
         parameters: {
             query?: never;
@@ -7928,6 +15585,12 @@ export interface operations {
         /** @description The event. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                 *       "q": "moments in time"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefinedEvent"];
             };
         };
@@ -7936,16 +15599,18 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "accepted": true,
-                     *       "search_id": "text"
+                     *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
                     "application/json": components["schemas"]["EventAccepted"];
@@ -7955,6 +15620,7 @@ export interface operations {
             308: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Location: components["headers"]["Location"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -7963,10 +15629,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: invalid_body, invalid_query. */
+            /** @description Error: invalid_body, invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -7988,7 +15655,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_body" | "invalid_query";
+                        error?: "invalid_body" | "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -7996,6 +15663,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -8019,6 +15687,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -8041,10 +15711,12 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Error: payload_too_large. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -8065,10 +15737,42 @@ export interface operations {
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: unsupported_media_type. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "The request failed: unsupported media type.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "Content-Type",
+                     *           "message": "must be application/json"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8096,10 +15800,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
@@ -8119,6 +15825,88 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    optionsSearchEventsRefined: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getUsage: {
@@ -8134,11 +15922,13 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8155,19 +15945,20 @@ export interface operations {
                      *       "overage_calls": 1,
                      *       "resets_at": "2026-12-01T00:00:00.000Z",
                      *       "limits": {
-                     *         "burst_per_minute": 1,
-                     *         "concurrency": 1,
-                     *         "batch_max": 1
+                     *         "burst_per_minute": 2000,
+                     *         "concurrency": 10,
+                     *         "batch_max": 500
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8186,7 +15977,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -8194,6 +15985,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8214,6 +16006,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8234,6 +16027,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8253,10 +16048,36 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8277,6 +16098,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -8298,6 +16120,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8316,6 +16139,191 @@ export interface operations {
             };
         };
     };
+    optionsUsage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage of the calendar month (UTC) for this key’s customer and environment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     postAdminKeys: {
         parameters: {
             query?: never;
@@ -8326,6 +16334,20 @@ export interface operations {
         /** @description Customer and key to create. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ops@label.example",
+                 *       "name": "Vince Watson",
+                 *       "tier": "contract_2000",
+                 *       "environment": "live",
+                 *       "limits": {
+                 *         "quota_per_month": 1000000,
+                 *         "burst_per_minute": 2000,
+                 *         "concurrency": 10,
+                 *         "batch_max": 500
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AdminKeyRequest"];
             };
         };
@@ -8334,6 +16356,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8350,10 +16374,11 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedKey"];
                 };
             };
-            /** @description Error: invalid_body, invalid_query. */
+            /** @description Error: invalid_body, invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8372,7 +16397,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_body" | "invalid_query";
+                        error?: "invalid_body" | "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -8380,6 +16405,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8400,6 +16426,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8419,10 +16447,12 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Error: payload_too_large. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8440,10 +16470,40 @@ export interface operations {
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: unsupported_media_type. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "The request failed: unsupported media type.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "Content-Type",
+                     *           "message": "must be application/json"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8464,6 +16524,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -8485,6 +16546,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8503,27 +16565,164 @@ export interface operations {
             };
         };
     };
-    postStripeWebhook: {
+    optionsAdminKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description {received: true} */
-            200: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Error: invalid_signature, invalid_query. */
+            /** @description Error: bad_request. A malformed request (the host). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    postStripeWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Stripe’s signature of the body: a timestamp and HMAC-SHA256 signatures, checked within 300 s.
+                 * @example t=1795046400,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, exactly as Stripe sent it (at most 64 KB). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1QJ9ZvLkdIwHu7ixQm2f8Tn4",
+                 *       "object": "event",
+                 *       "api_version": "2025-09-30.clover",
+                 *       "created": 1795046400,
+                 *       "livemode": false,
+                 *       "pending_webhooks": 1,
+                 *       "request": {
+                 *         "id": null,
+                 *         "idempotency_key": null
+                 *       },
+                 *       "type": "checkout.session.completed",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ",
+                 *           "object": "checkout.session",
+                 *           "customer": "cus_R3xVw2kq9Lm1Ab",
+                 *           "customer_details": {
+                 *             "email": "ops@label.example"
+                 *           },
+                 *           "subscription": "sub_1QJ9ZtLkdIwHu7ixd3Yh5Kp0",
+                 *           "metadata": {
+                 *             "tier": "self_serve_99"
+                 *           },
+                 *           "mode": "subscription",
+                 *           "status": "complete"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StripeEvent"];
+            };
+        };
+        responses: {
+            /** @description The event is verified and applied (or ignored, for a type without effects). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                    };
+                };
+            };
+            /** @description Error: invalid_signature, invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8536,7 +16735,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_signature" | "invalid_query";
+                        error?: "invalid_signature" | "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -8544,6 +16743,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8563,10 +16764,12 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Error: payload_too_large. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8584,10 +16787,13 @@ export interface operations {
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8608,6 +16814,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -8627,6 +16834,88 @@ export interface operations {
             };
         };
     };
+    optionsStripeWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
     getHealthz: {
         parameters: {
             query?: never;
@@ -8640,6 +16929,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8654,10 +16945,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8676,7 +16968,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -8684,6 +16976,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8703,10 +16997,36 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8725,6 +17045,149 @@ export interface operations {
             };
         };
     };
+    optionsHealthz: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getReadyz: {
         parameters: {
             query?: never;
@@ -8738,6 +17201,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8745,7 +17210,7 @@ export interface operations {
                      * @example {
                      *       "status": "ready",
                      *       "checks": {
-                     *         "self": "ok"
+                     *         "database": "ok"
                      *       }
                      *     }
                      */
@@ -8758,10 +17223,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8780,7 +17246,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -8788,6 +17254,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8807,10 +17275,36 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8831,6 +17325,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -8847,6 +17342,159 @@ export interface operations {
                         error?: "not_ready";
                     };
                 };
+            };
+        };
+    };
+    optionsReadyz: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dependency can serve. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_ready. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

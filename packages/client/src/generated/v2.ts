@@ -12,8 +12,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsIndex"];
+        /**
+         * Self-describing root index (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headIndex"];
         patch?: never;
         trace?: never;
     };
@@ -29,8 +37,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/openapi.json
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsOpenapi"];
+        /**
+         * OpenAPI 3.1 description of this version (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headOpenapi"];
         patch?: never;
         trace?: never;
     };
@@ -49,8 +65,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/search
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsSearch"];
+        /**
+         * Search masters, artists, labels and festivals (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headSearch"];
         patch?: never;
         trace?: never;
     };
@@ -69,8 +93,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/facets
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsFacets"];
+        /**
+         * Count facet values over the filtered master set (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headFacets"];
         patch?: never;
         trace?: never;
     };
@@ -86,8 +118,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/breakouts
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsBreakouts"];
+        /**
+         * Artists breaking out: growth far above their own baseline and their genre’s (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headBreakouts"];
         patch?: never;
         trace?: never;
     };
@@ -103,8 +143,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/tastemakers
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsTastemakers"];
+        /**
+         * Labels and festivals ranked by how often their picks later broke out (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headTastemakers"];
         patch?: never;
         trace?: never;
     };
@@ -120,8 +168,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/tastemakers/ones-to-watch
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsTastemakersOnesToWatch"];
+        /**
+         * Artists picked in the last 180 days by top tastemakers, not yet breakouts (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headTastemakersOnesToWatch"];
         patch?: never;
         trace?: never;
     };
@@ -140,8 +196,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/resolve
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsResolve"];
+        /**
+         * Resolve a name, link or external id to a cluster (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headResolve"];
         patch?: never;
         trace?: never;
     };
@@ -160,8 +224,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/label/{key}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsLabelByKey"];
+        /**
+         * Label dossier (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headLabelByKey"];
         patch?: never;
         trace?: never;
     };
@@ -177,8 +249,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/dossier/artist/{slug}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsDossierArtistBySlug"];
+        /**
+         * Artist dossier by slug (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headDossierArtistBySlug"];
         patch?: never;
         trace?: never;
     };
@@ -194,8 +274,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/dossier/label/{slug}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsDossierLabelBySlug"];
+        /**
+         * Label dossier by slug (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headDossierLabelBySlug"];
         patch?: never;
         trace?: never;
     };
@@ -211,8 +299,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/dossier/festival/{slug}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsDossierFestivalBySlug"];
+        /**
+         * Festival dossier by slug (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headDossierFestivalBySlug"];
         patch?: never;
         trace?: never;
     };
@@ -231,8 +327,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/artist/{key}
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsArtistByKey"];
+        /**
+         * Artist dossier, cluster-first, optionally trimmed to some facets (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headArtistByKey"];
         patch?: never;
         trace?: never;
     };
@@ -248,8 +352,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /api/v2/dossier/manifest
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsDossierManifest"];
+        /**
+         * Field map of the dossiers, and where master, release and Bandcamp detail sit (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headDossierManifest"];
         patch?: never;
         trace?: never;
     };
@@ -268,7 +380,11 @@ export interface paths {
          */
         post: operations["postSearchEventsObserved"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods of /api/v2/search-events/observed
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsSearchEventsObserved"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -288,7 +404,11 @@ export interface paths {
          */
         post: operations["postSearchEventsRefined"];
         delete?: never;
-        options?: never;
+        /**
+         * Methods of /api/v2/search-events/refined
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsSearchEventsRefined"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -308,8 +428,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /healthz
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsHealthz"];
+        /**
+         * Liveness: the process is up (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headHealthz"];
         patch?: never;
         trace?: never;
     };
@@ -328,8 +456,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /readyz
+         * @description Answers 204 with Allow, reaching no gate and counting nowhere; with CORS_ORIGINS, a preflight from an allowed origin gets the CORS answer.
+         */
+        options: operations["optionsReadyz"];
+        /**
+         * Readiness: database and limit store reachable, migrations current (headers only)
+         * @description The GET’s status and headers without a body (counted like the GET).
+         */
+        head: operations["headReadyz"];
         patch?: never;
         trace?: never;
     };
@@ -338,11 +474,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Error: {
-            /**
-             * @description Machine code.
-             * @enum {string}
-             */
-            error: "bad_request" | "invalid_query" | "invalid_facet" | "invalid_master_id" | "invalid_batch_size" | "invalid_body" | "invalid_signature" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "invalid_beacon_token" | "unauthorized" | "payment_required" | "not_found" | "route_not_found" | "master_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "billing_unavailable" | "pool_exhausted" | "database_unavailable" | "not_ready" | "request_aborted" | "query_timeout";
+            error: components["schemas"]["ErrorCode"];
             /** @description One entry per validation issue. */
             details?: {
                 /** @description The parameter or body field at fault. */
@@ -383,6 +515,11 @@ export interface components {
             /** @description On gone: the migration guide. */
             migration_guide?: string;
         };
+        /**
+         * @description Machine code of the refusal.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "invalid_query" | "invalid_facet" | "invalid_master_id" | "invalid_batch_size" | "invalid_body" | "invalid_signature" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "invalid_beacon_token" | "unauthorized" | "payment_required" | "not_found" | "route_not_found" | "master_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "billing_unavailable" | "pool_exhausted" | "database_unavailable" | "not_ready" | "request_aborted" | "query_timeout";
         ObservedEvent: {
             /** @description search_id of the search answer. */
             search_id: string;
@@ -745,9 +882,11 @@ export interface components {
             items: components["schemas"]["OneToWatch"][];
         };
         RootIndex: {
+            /** @example Music Catalogue Data Service */
             name: string;
             /** @enum {string} */
             version: "v1" | "v2";
+            /** @example Send your API key in the X-API-Key header. */
             authentication: string;
             /** @description ISO instant of the v1 sunset; present from 60 days before it. */
             sunset_at?: string;
@@ -852,7 +991,59 @@ export interface components {
             };
         };
     };
-    responses: never;
+    responses: {
+        /** @description Error: request_timeout. The request did not arrive in time (the Node host). */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "request_timeout",
+                 *       "message": "The request failed: request timeout.",
+                 *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "request_timeout";
+                };
+            };
+        };
+        /** @description A request target over a proxy’s limit, answered by a proxy or load balancer in front of the host, in its own words (the hosts count the request line with the headers and answer 431). */
+        UriTooLong: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Error: headers_too_large. The request line and headers are over the host’s limit. */
+        HeadersTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "headers_too_large",
+                 *       "message": "The request failed: headers too large.",
+                 *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "headers_too_large";
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -872,6 +1063,22 @@ export interface components {
         "X-Search-Latency-Ms": string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description Strong validator of this representation: send it back in If-None-Match to get 304 while it is current. A compressed answer’s tag names its coding (`"…-gzip"`). */
+        ETag: string;
+        /** @description A catalogue read’s 200 and 304: `private, max-age=3600` (records and dossiers) or `private, max-age=300` (lists, facets, resolve, manifests, the root index, the documents). Every other answer: `no-store`. */
+        "Cache-Control": string;
+        /** @description The methods this path answers. */
+        Allow: string;
+        /** @description `Accept-Encoding` on answers of 1 KB and more; `Origin` when CORS_ORIGINS is set. */
+        Vary: string;
+        /** @description With CORS_ORIGINS: the allowed Origin of the request, or `*`. */
+        "Access-Control-Allow-Origin": string;
+        /** @description A preflight from an allowed origin: the methods of this path. */
+        "Access-Control-Allow-Methods": string;
+        /** @description A preflight from an allowed origin: `x-api-key, content-type, authorization, if-none-match`. */
+        "Access-Control-Allow-Headers": string;
+        /** @description A preflight from an allowed origin: 7200. */
+        "Access-Control-Max-Age": number;
     };
     pathItems: never;
 }
@@ -880,7 +1087,13 @@ export interface operations {
     getIndex: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -890,25 +1103,28 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "name": "Marla Vance",
+                     *       "name": "Music Catalogue Data Service",
                      *       "version": "v1",
-                     *       "authentication": "text",
+                     *       "authentication": "Send your API key in the X-API-Key header.",
                      *       "sunset_at": "text",
                      *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113",
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901",
                      *         "openapi": "text",
                      *         "docs": "text",
                      *         "migration_guide": "text"
                      *       },
                      *       "routes": [
                      *         {
-                     *           "method": "text",
-                     *           "path": "text",
+                     *           "method": "GET",
+                     *           "path": "/api/v1/search",
                      *           "auth": "none",
                      *           "summary": "text"
                      *         }
@@ -918,10 +1134,22 @@ export interface operations {
                     "application/json": components["schemas"]["RootIndex"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -940,7 +1168,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -948,6 +1176,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -967,10 +1197,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -995,10 +1250,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1017,10 +1274,192 @@ export interface operations {
             };
         };
     };
+    optionsIndex: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headIndex: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Links to the documentation and every route of this version. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getOpenapi: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1030,6 +1469,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1037,16 +1479,12 @@ export interface operations {
                      * @example {
                      *       "openapi": "3.1.0",
                      *       "info": {
-                     *         "title": "Moments In Time",
-                     *         "version": "text",
-                     *         "self": null
+                     *         "title": "Music Catalogue Data Service v1",
+                     *         "version": "1.0.0"
                      *       },
                      *       "paths": {
-                     *         "self": {
-                     *           "self": null
-                     *         }
-                     *       },
-                     *       "self": null
+                     *         "/api/v1/search": {}
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -1068,10 +1506,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1090,7 +1540,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -1098,6 +1548,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1117,10 +1569,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1145,10 +1622,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1167,10 +1646,189 @@ export interface operations {
             };
         };
     };
+    optionsOpenapi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headOpenapi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getSearch: {
         parameters: {
             query?: {
-                /** @description Free text. */
+                /**
+                 * @description Free text.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description Kind of hit. Default all. */
                 type?: "all" | "master" | "artist" | "label" | "festival";
@@ -1203,12 +1861,14 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Search-Latency-Ms": components["headers"]["X-Search-Latency-Ms"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1218,8 +1878,8 @@ export interface operations {
                      *         {
                      *           "type": "master",
                      *           "id": 1,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
                      *           "year": 2002,
                      *           "artists": [
                      *             "text"
@@ -1232,17 +1892,17 @@ export interface operations {
                      *           ],
                      *           "credits": [
                      *             {
-                     *               "cluster_id": 4210,
-                     *               "slug": "marla-vance",
-                     *               "name": "Marla Vance",
+                     *               "cluster_id": 12901,
+                     *               "slug": "vince-watson",
+                     *               "name": "Vince Watson",
                      *               "_links": {
-                     *                 "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *                 "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *               }
                      *             }
                      *           ],
                      *           "score": 1,
                      *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *           }
                      *         }
                      *       ],
@@ -1254,10 +1914,11 @@ export interface operations {
                     "application/json": components["schemas"]["SearchPage"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1276,7 +1937,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -1284,6 +1945,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1304,6 +1966,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1324,6 +1987,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1343,10 +2008,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1371,10 +2061,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1395,6 +2087,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1416,6 +2109,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1434,15 +2128,102 @@ export interface operations {
             };
         };
     };
-    getFacets: {
+    optionsSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headSearch: {
         parameters: {
             query?: {
-                /** @description Comma-separated facet names to count. Default genre,style. */
-                facets?: string;
-                /** @description Free text narrowing the set. */
+                /**
+                 * @description Free text.
+                 * @example Vince Watson
+                 */
                 q?: string;
-                /** @description Values per facet, 1 to 100. Default 20. */
+                /** @description Kind of hit. Default all. */
+                type?: "all" | "master" | "artist" | "label" | "festival";
+                /** @description Items per page, 1 to 100. Default 20. */
                 limit?: number;
+                /** @description Opaque keyset cursor: the next_cursor of the previous page. */
+                cursor?: string;
                 /** @description Filter: Discogs genre, e.g. Electronic. Repeat the parameter to match any of several values. */
                 genre?: string[];
                 /** @description Filter: Discogs style, e.g. Techno. Repeat the parameter to match any of several values. */
@@ -1464,10 +2245,76 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Counts per facet value, most frequent first. */
+            /** @description A page of hits. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Search-Latency-Ms": components["headers"]["X-Search-Latency-Ms"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1475,14 +2322,100 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getFacets: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated facet names to count. Default genre,style. */
+                facets?: string;
+                /**
+                 * @description Free text narrowing the set.
+                 * @example Vince Watson
+                 */
+                q?: string;
+                /** @description Values per facet, 1 to 100. Default 20. */
+                limit?: number;
+                /** @description Filter: Discogs genre, e.g. Electronic. Repeat the parameter to match any of several values. */
+                genre?: string[];
+                /** @description Filter: Discogs style, e.g. Techno. Repeat the parameter to match any of several values. */
+                style?: string[];
+                /** @description Filter: format name, e.g. Vinyl. Repeat the parameter to match any of several values. */
+                format?: string[];
+                /** @description Filter: release country, e.g. Germany. Repeat the parameter to match any of several values. */
+                country?: string[];
+                /** @description Filter: label name or slug. Repeat the parameter to match any of several values. */
+                label?: string[];
+                /** @description Earliest year (inclusive). */
+                year_from?: number;
+                /** @description Latest year (inclusive). */
+                year_to?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts per facet value, most frequent first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
                 content: {
                     /**
                      * @example {
                      *       "total": 1,
                      *       "facets": {
-                     *         "self": [
+                     *         "genre": [
                      *           {
-                     *             "value": "text",
+                     *             "value": "Electronic",
                      *             "count": 3
                      *           }
                      *         ]
@@ -1492,10 +2425,27 @@ export interface operations {
                     "application/json": components["schemas"]["FacetCounts"];
                 };
             };
-            /** @description Error: invalid_query, invalid_facet. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, invalid_facet, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1514,7 +2464,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query" | "invalid_facet";
+                        error?: "invalid_query" | "invalid_facet" | "bad_request";
                     };
                 };
             };
@@ -1522,6 +2472,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1542,6 +2493,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1562,6 +2514,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1581,10 +2535,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1609,10 +2588,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,6 +2614,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1654,6 +2636,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1669,6 +2652,253 @@ export interface operations {
                         error?: "request_aborted" | "query_timeout";
                     };
                 };
+            };
+        };
+    };
+    optionsFacets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headFacets: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated facet names to count. Default genre,style. */
+                facets?: string;
+                /**
+                 * @description Free text narrowing the set.
+                 * @example Vince Watson
+                 */
+                q?: string;
+                /** @description Values per facet, 1 to 100. Default 20. */
+                limit?: number;
+                /** @description Filter: Discogs genre, e.g. Electronic. Repeat the parameter to match any of several values. */
+                genre?: string[];
+                /** @description Filter: Discogs style, e.g. Techno. Repeat the parameter to match any of several values. */
+                style?: string[];
+                /** @description Filter: format name, e.g. Vinyl. Repeat the parameter to match any of several values. */
+                format?: string[];
+                /** @description Filter: release country, e.g. Germany. Repeat the parameter to match any of several values. */
+                country?: string[];
+                /** @description Filter: label name or slug. Repeat the parameter to match any of several values. */
+                label?: string[];
+                /** @description Earliest year (inclusive). */
+                year_from?: number;
+                /** @description Latest year (inclusive). */
+                year_to?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts per facet value, most frequent first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, invalid_facet, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1682,7 +2912,13 @@ export interface operations {
                 /** @description Items per page, 1 to 100. Default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1692,31 +2928,34 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "as_of": "2026-11-01",
+                     *       "as_of": "2026-06-22",
                      *       "items": [
                      *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
                      *           "genre": "Electronic",
-                     *           "followers": 1,
-                     *           "supporters": 1,
+                     *           "followers": 1234,
+                     *           "supporters": 210,
                      *           "growth": 1,
                      *           "baseline": 1,
                      *           "genre_baseline": 1,
                      *           "score": 1,
                      *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *           }
                      *         }
                      *       ]
@@ -1725,10 +2964,27 @@ export interface operations {
                     "application/json": components["schemas"]["BreakoutList"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1747,7 +3003,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -1755,6 +3011,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1775,6 +3032,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1795,6 +3053,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1814,10 +3074,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1842,10 +3127,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1866,6 +3153,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1887,6 +3175,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1902,6 +3191,236 @@ export interface operations {
                         error?: "request_aborted" | "query_timeout";
                     };
                 };
+            };
+        };
+    };
+    optionsBreakouts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headBreakouts: {
+        parameters: {
+            query?: {
+                /** @description Growth window. Default 30d. */
+                window?: "30d" | "90d";
+                /** @description Only artists whose main genre is this. */
+                genre?: string;
+                /** @description Items per page, 1 to 100. Default 20. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Breakouts, strongest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1913,7 +3432,13 @@ export interface operations {
                 /** @description Items per page, 1 to 100. Default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1923,30 +3448,33 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "as_of": "2026-11-01",
+                     *       "as_of": "2026-06-22",
                      *       "items": [
                      *         {
-                     *           "cluster_id": 4210,
+                     *           "cluster_id": 12901,
                      *           "kind": "label",
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
                      *           "picks": 1,
                      *           "hits": 1,
                      *           "hit_rate": 1,
                      *           "median_lead_days": 1,
                      *           "rank": 1,
                      *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *           }
                      *         }
                      *       ]
@@ -1955,10 +3483,27 @@ export interface operations {
                     "application/json": components["schemas"]["TastemakerList"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1977,7 +3522,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -1985,6 +3530,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2005,6 +3551,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2025,6 +3572,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2044,10 +3593,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2072,10 +3646,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2096,6 +3672,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2117,6 +3694,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2132,6 +3710,234 @@ export interface operations {
                         error?: "request_aborted" | "query_timeout";
                     };
                 };
+            };
+        };
+    };
+    optionsTastemakers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headTastemakers: {
+        parameters: {
+            query?: {
+                /** @description Only labels or only festivals. */
+                kind?: "label" | "festival";
+                /** @description Items per page, 1 to 100. Default 20. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tastemakers, best first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2143,7 +3949,13 @@ export interface operations {
                 /** @description Items per page, 1 to 100. Default 20. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2153,37 +3965,40 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "as_of": "2026-11-01",
+                     *       "as_of": "2026-06-22",
                      *       "items": [
                      *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
                      *           "genre": "Electronic",
                      *           "picked_by": [
                      *             {
-                     *               "cluster_id": 4210,
+                     *               "cluster_id": 12901,
                      *               "kind": "label",
-                     *               "slug": "marla-vance",
-                     *               "name": "Marla Vance",
+                     *               "slug": "vince-watson",
+                     *               "name": "Vince Watson",
                      *               "picked_on": "text"
                      *             }
                      *           ],
                      *           "score": 1,
-                     *           "followers": 1,
+                     *           "followers": 1234,
                      *           "growth": 1,
                      *           "_links": {
-                     *             "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *             "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *           }
                      *         }
                      *       ]
@@ -2192,10 +4007,27 @@ export interface operations {
                     "application/json": components["schemas"]["OneToWatchList"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2214,7 +4046,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -2222,6 +4054,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2242,6 +4075,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2262,6 +4096,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2281,10 +4117,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2309,10 +4170,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2333,6 +4196,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2354,6 +4218,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2372,10 +4237,241 @@ export interface operations {
             };
         };
     };
+    optionsTastemakersOnesToWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headTastemakersOnesToWatch: {
+        parameters: {
+            query?: {
+                /** @description Only artists whose main genre is this. */
+                genre?: string;
+                /** @description Items per page, 1 to 100. Default 20. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ones to watch, most backed first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getResolve: {
         parameters: {
             query?: {
-                /** @description A name. */
+                /**
+                 * @description A name.
+                 * @example Vince Watson
+                 */
                 q?: string;
                 /** @description A pasted Discogs, MusicBrainz, Bandcamp or Spotify link. */
                 url?: string;
@@ -2384,7 +4480,13 @@ export interface operations {
                 /** @description MusicBrainz artist id (UUID). */
                 mbid?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2394,39 +4496,59 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "cluster_id": 4210,
+                     *       "cluster_id": 12901,
                      *       "kind": "artist",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
                      *       "locators": [
                      *         {
                      *           "source": "discogs",
-                     *           "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *           "url": "https://marlavance.bandcamp.com"
+                     *           "id": "3225",
+                     *           "url": "https://www.discogs.com/artist/3225"
                      *         }
                      *       ],
                      *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Cluster"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2445,7 +4567,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -2453,6 +4575,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2473,6 +4596,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,6 +4617,7 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2513,6 +4638,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2532,10 +4659,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2560,10 +4712,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2584,6 +4738,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2605,6 +4760,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2623,12 +4779,265 @@ export interface operations {
             };
         };
     };
+    optionsResolve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headResolve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A name.
+                 * @example Vince Watson
+                 */
+                q?: string;
+                /** @description A pasted Discogs, MusicBrainz, Bandcamp or Spotify link. */
+                url?: string;
+                /** @description Discogs id: 123 (artist), label/123 or master/123. */
+                discogs?: string;
+                /** @description MusicBrainz artist id (UUID). */
+                mbid?: string;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cluster. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getLabelByKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path: {
-                /** @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>). */
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example planet-e
+                 */
                 key: string;
             };
             cookie?: never;
@@ -2639,38 +5048,41 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "cluster_id": 4210,
+                     *       "cluster_id": 12901,
                      *       "kind": "label",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
                      *       "identity": {
-                     *         "name": "Marla Vance",
+                     *         "name": "Vince Watson",
                      *         "profile": "text",
                      *         "contact_info": "text",
-                     *         "data_quality": "text",
+                     *         "data_quality": "Correct",
                      *         "locators": [
                      *           {
                      *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
                      *           }
                      *         ]
                      *       },
                      *       "roster": [
                      *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
                      *           "masters": 1
                      *         }
                      *       ],
@@ -2684,13 +5096,13 @@ export interface operations {
                      *         },
                      *         "top_genres": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "Electronic",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "top_styles": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "Techno",
                      *             "count": 3
                      *           }
                      *         ],
@@ -2699,37 +5111,54 @@ export interface operations {
                      *             "master_id": 113,
                      *             "title": "Moments In Time",
                      *             "year": 2002,
-                     *             "catno": "PE-113"
+                     *             "catno": "SK032"
                      *           }
                      *         ]
                      *       },
                      *       "parent": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance"
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson"
                      *       },
                      *       "sublabels": [
                      *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance"
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson"
                      *         }
                      *       ],
                      *       "bandcamp": {
-                     *         "url": "https://marlavance.bandcamp.com"
+                     *         "url": "https://vincewatson.bandcamp.com"
                      *       },
                      *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["LabelDossier"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2748,7 +5177,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -2756,6 +5185,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2776,6 +5206,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,10 +5223,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: not_found. */
+            /** @description Error: not_found, route_not_found. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2808,7 +5240,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "not_found";
+                        error?: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -2816,6 +5248,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2835,10 +5269,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2863,10 +5322,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2887,6 +5348,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2908,6 +5370,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,12 +5389,265 @@ export interface operations {
             };
         };
     };
+    optionsLabelByKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example planet-e
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headLabelByKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example planet-e
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The label dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getDossierArtistBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path: {
-                /** @description A slug: lowercase letters, digits and hyphens, with at least one letter. */
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example vince-watson
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -2942,61 +5658,64 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "cluster_id": 4210,
+                     *       "cluster_id": 12901,
                      *       "kind": "artist",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
                      *       "identity": {
-                     *         "name": "Marla Vance",
-                     *         "real_name": "Marla Vance",
+                     *         "name": "Vince Watson",
+                     *         "real_name": "Vince Watson",
                      *         "name_variations": [
                      *           "text"
                      *         ],
                      *         "aliases": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
                      *           }
                      *         ],
                      *         "members": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
                      *           }
                      *         ],
                      *         "groups": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
                      *           }
                      *         ],
                      *         "profile": "text",
-                     *         "data_quality": "text",
+                     *         "data_quality": "Correct",
                      *         "locators": [
                      *           {
                      *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
                      *           }
                      *         ]
                      *       },
                      *       "behavior": {
                      *         "active_years": {
-                     *           "first": 1,
-                     *           "last": 1
+                     *           "first": 1999,
+                     *           "last": 2016
                      *         },
                      *         "releases_per_year": [
                      *           {
@@ -3006,40 +5725,40 @@ export interface operations {
                      *         ],
                      *         "top_genres": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "Electronic",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "top_styles": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "Techno",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "label_loyalty": {
                      *           "top_label": {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
+                     *             "cluster_id": 22,
+                     *             "slug": "svek",
+                     *             "name": "Svek"
                      *           },
                      *           "share": 1,
                      *           "distinct_labels": 1
                      *         },
                      *         "collaborators": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "festival_appearances": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
-                     *             "year": 2002,
-                     *             "billing": "text"
+                     *             "cluster_id": 31,
+                     *             "slug": "movement-detroit",
+                     *             "name": "Movement Detroit",
+                     *             "year": 2026,
+                     *             "billing": "headliner"
                      *           }
                      *         ]
                      *       },
@@ -3054,7 +5773,7 @@ export interface operations {
                      *             "master_id": 113,
                      *             "title": "Moments In Time",
                      *             "year": 2002,
-                     *             "role": "text",
+                     *             "role": "Main",
                      *             "genres": [
                      *               "Electronic"
                      *             ],
@@ -3065,18 +5784,18 @@ export interface operations {
                      *         ]
                      *       },
                      *       "bandcamp": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance",
-                     *         "url": "https://marlavance.bandcamp.com",
-                     *         "as_of": "2026-11-01",
-                     *         "followers": 1,
-                     *         "supporters": 1,
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson",
+                     *         "url": "https://vincewatson.bandcamp.com",
+                     *         "as_of": "2026-06-22",
+                     *         "followers": 1234,
+                     *         "supporters": 210,
                      *         "releases": [
                      *           {
                      *             "title": "Moments In Time",
-                     *             "url": "https://marlavance.bandcamp.com",
-                     *             "released": "2002-05-14",
+                     *             "url": "https://vincewatson.bandcamp.com",
+                     *             "released": "2002-04-01",
                      *             "tags": [
                      *               "techno"
                      *             ]
@@ -3084,15 +5803,15 @@ export interface operations {
                      *         ],
                      *         "tags": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "techno",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "series": [
                      *           {
-                     *             "date": "2026-11-01",
-                     *             "followers": 1,
-                     *             "supporters": 1
+                     *             "date": "2026-06-22",
+                     *             "followers": 1234,
+                     *             "supporters": 210
                      *           }
                      *         ],
                      *         "growth": {
@@ -3101,17 +5820,34 @@ export interface operations {
                      *         }
                      *       },
                      *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["ArtistDossier"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3130,7 +5866,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -3138,6 +5874,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3158,6 +5895,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3174,10 +5912,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: not_found. */
+            /** @description Error: not_found, route_not_found. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,7 +5929,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "not_found";
+                        error?: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -3198,6 +5937,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3217,10 +5958,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3245,10 +6011,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3269,6 +6037,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3290,6 +6059,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3308,12 +6078,265 @@ export interface operations {
             };
         };
     };
+    optionsDossierArtistBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example vince-watson
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headDossierArtistBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example vince-watson
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artist dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getDossierLabelBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path: {
-                /** @description A slug: lowercase letters, digits and hyphens, with at least one letter. */
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example planet-e
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -3324,38 +6347,41 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "cluster_id": 4210,
+                     *       "cluster_id": 12901,
                      *       "kind": "label",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
                      *       "identity": {
-                     *         "name": "Marla Vance",
+                     *         "name": "Vince Watson",
                      *         "profile": "text",
                      *         "contact_info": "text",
-                     *         "data_quality": "text",
+                     *         "data_quality": "Correct",
                      *         "locators": [
                      *           {
                      *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
                      *           }
                      *         ]
                      *       },
                      *       "roster": [
                      *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance",
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson",
                      *           "masters": 1
                      *         }
                      *       ],
@@ -3369,13 +6395,13 @@ export interface operations {
                      *         },
                      *         "top_genres": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "Electronic",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "top_styles": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "Techno",
                      *             "count": 3
                      *           }
                      *         ],
@@ -3384,37 +6410,54 @@ export interface operations {
                      *             "master_id": 113,
                      *             "title": "Moments In Time",
                      *             "year": 2002,
-                     *             "catno": "PE-113"
+                     *             "catno": "SK032"
                      *           }
                      *         ]
                      *       },
                      *       "parent": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance"
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson"
                      *       },
                      *       "sublabels": [
                      *         {
-                     *           "cluster_id": 4210,
-                     *           "slug": "marla-vance",
-                     *           "name": "Marla Vance"
+                     *           "cluster_id": 12901,
+                     *           "slug": "vince-watson",
+                     *           "name": "Vince Watson"
                      *         }
                      *       ],
                      *       "bandcamp": {
-                     *         "url": "https://marlavance.bandcamp.com"
+                     *         "url": "https://vincewatson.bandcamp.com"
                      *       },
                      *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["LabelDossier"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3433,7 +6476,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -3441,6 +6484,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3461,6 +6505,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3477,10 +6522,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: not_found. */
+            /** @description Error: not_found, route_not_found. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3493,7 +6539,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "not_found";
+                        error?: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -3501,6 +6547,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3520,10 +6568,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3548,10 +6621,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3572,6 +6647,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3593,6 +6669,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3611,12 +6688,265 @@ export interface operations {
             };
         };
     };
+    optionsDossierLabelBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example planet-e
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headDossierLabelBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example planet-e
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The label dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getDossierFestivalBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path: {
-                /** @description A slug: lowercase letters, digits and hyphens, with at least one letter. */
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example movement-detroit
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -3627,30 +6957,33 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "cluster_id": 4210,
+                     *       "cluster_id": 12901,
                      *       "kind": "festival",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
                      *       "identity": {
-                     *         "name": "Marla Vance",
-                     *         "country": "Germany",
+                     *         "name": "Vince Watson",
+                     *         "country": "Sweden",
                      *         "city": "text",
-                     *         "url": "https://marlavance.bandcamp.com",
+                     *         "url": "https://vincewatson.bandcamp.com",
                      *         "locators": [
                      *           {
                      *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
                      *           }
                      *         ]
                      *       },
@@ -3660,9 +6993,9 @@ export interface operations {
                      *           "starts_on": "text",
                      *           "lineup": [
                      *             {
-                     *               "cluster_id": 4210,
-                     *               "slug": "marla-vance",
-                     *               "name": "Marla Vance",
+                     *               "cluster_id": 12901,
+                     *               "slug": "vince-watson",
+                     *               "name": "Vince Watson",
                      *               "billing": "text"
                      *             }
                      *           ]
@@ -3672,17 +7005,34 @@ export interface operations {
                      *         "Electronic"
                      *       ],
                      *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["FestivalDossier"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3701,7 +7051,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -3709,6 +7059,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3729,6 +7080,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3745,10 +7097,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: not_found. */
+            /** @description Error: not_found, route_not_found. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,7 +7114,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "not_found";
+                        error?: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -3769,6 +7122,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3788,10 +7143,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3816,10 +7196,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3840,6 +7222,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3861,6 +7244,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3879,15 +7263,268 @@ export interface operations {
             };
         };
     };
+    optionsDossierFestivalBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example movement-detroit
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headDossierFestivalBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A slug: lowercase letters, digits and hyphens, with at least one letter.
+                 * @example movement-detroit
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The festival dossier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getArtistByKey: {
         parameters: {
             query?: {
                 /** @description Comma-separated facets to keep: identity, behavior, discography, bandcamp. Default all. */
                 fields?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path: {
-                /** @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>). */
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example vince-watson
+                 */
                 key: string;
             };
             cookie?: never;
@@ -3898,61 +7535,64 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "cluster_id": 4210,
+                     *       "cluster_id": 12901,
                      *       "kind": "artist",
-                     *       "slug": "marla-vance",
-                     *       "name": "Marla Vance",
+                     *       "slug": "vince-watson",
+                     *       "name": "Vince Watson",
                      *       "identity": {
-                     *         "name": "Marla Vance",
-                     *         "real_name": "Marla Vance",
+                     *         "name": "Vince Watson",
+                     *         "real_name": "Vince Watson",
                      *         "name_variations": [
                      *           "text"
                      *         ],
                      *         "aliases": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
                      *           }
                      *         ],
                      *         "members": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
                      *           }
                      *         ],
                      *         "groups": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson"
                      *           }
                      *         ],
                      *         "profile": "text",
-                     *         "data_quality": "text",
+                     *         "data_quality": "Correct",
                      *         "locators": [
                      *           {
                      *             "source": "discogs",
-                     *             "id": "key_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
-                     *             "url": "https://marlavance.bandcamp.com"
+                     *             "id": "3225",
+                     *             "url": "https://www.discogs.com/artist/3225"
                      *           }
                      *         ]
                      *       },
                      *       "behavior": {
                      *         "active_years": {
-                     *           "first": 1,
-                     *           "last": 1
+                     *           "first": 1999,
+                     *           "last": 2016
                      *         },
                      *         "releases_per_year": [
                      *           {
@@ -3962,40 +7602,40 @@ export interface operations {
                      *         ],
                      *         "top_genres": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "Electronic",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "top_styles": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "Techno",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "label_loyalty": {
                      *           "top_label": {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance"
+                     *             "cluster_id": 22,
+                     *             "slug": "svek",
+                     *             "name": "Svek"
                      *           },
                      *           "share": 1,
                      *           "distinct_labels": 1
                      *         },
                      *         "collaborators": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
+                     *             "cluster_id": 12901,
+                     *             "slug": "vince-watson",
+                     *             "name": "Vince Watson",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "festival_appearances": [
                      *           {
-                     *             "cluster_id": 4210,
-                     *             "slug": "marla-vance",
-                     *             "name": "Marla Vance",
-                     *             "year": 2002,
-                     *             "billing": "text"
+                     *             "cluster_id": 31,
+                     *             "slug": "movement-detroit",
+                     *             "name": "Movement Detroit",
+                     *             "year": 2026,
+                     *             "billing": "headliner"
                      *           }
                      *         ]
                      *       },
@@ -4010,7 +7650,7 @@ export interface operations {
                      *             "master_id": 113,
                      *             "title": "Moments In Time",
                      *             "year": 2002,
-                     *             "role": "text",
+                     *             "role": "Main",
                      *             "genres": [
                      *               "Electronic"
                      *             ],
@@ -4021,16 +7661,16 @@ export interface operations {
                      *               "master_id": 113,
                      *               "title": "Moments In Time",
                      *               "year": 2002,
-                     *               "main_release_id": 1,
+                     *               "main_release_id": 116925,
                      *               "artists": [
                      *                 {
-                     *                   "cluster_id": 4210,
-                     *                   "slug": "marla-vance",
-                     *                   "name": "Marla Vance",
-                     *                   "anv": "text",
-                     *                   "join": "text",
+                     *                   "cluster_id": 12901,
+                     *                   "slug": "vince-watson",
+                     *                   "name": "Vince Watson",
+                     *                   "anv": "",
+                     *                   "join": "",
                      *                   "_links": {
-                     *                     "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *                     "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *                   }
                      *                 }
                      *               ],
@@ -4043,42 +7683,42 @@ export interface operations {
                      *               "formats": [
                      *                 "Vinyl"
                      *               ],
-                     *               "country": "Germany",
+                     *               "country": "Sweden",
                      *               "labels": [
                      *                 {
-                     *                   "cluster_id": 4210,
-                     *                   "slug": "marla-vance",
-                     *                   "name": "Marla Vance",
-                     *                   "catno": "PE-113",
+                     *                   "cluster_id": 22,
+                     *                   "slug": "svek",
+                     *                   "name": "Svek",
+                     *                   "catno": "SK032",
                      *                   "_links": {
-                     *                     "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *                     "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *                   }
                      *                 }
                      *               ],
-                     *               "released": "2002-05-14",
-                     *               "data_quality": "text",
+                     *               "released": "2002-04-01",
+                     *               "data_quality": "Correct",
                      *               "_links": {
-                     *                 "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *                 "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *               }
                      *             },
                      *             "releases": [
                      *               {
-                     *                 "release_id": 1,
+                     *                 "release_id": 116925,
                      *                 "master_id": 113,
                      *                 "title": "Moments In Time",
-                     *                 "country": "Germany",
-                     *                 "released": "2002-05-14",
+                     *                 "country": "Sweden",
+                     *                 "released": "2002-04-01",
                      *                 "formats": [
                      *                   "Vinyl"
                      *                 ],
                      *                 "labels": [
                      *                   {
-                     *                     "cluster_id": 4210,
-                     *                     "slug": "marla-vance",
-                     *                     "name": "Marla Vance",
-                     *                     "catno": "PE-113",
+                     *                     "cluster_id": 22,
+                     *                     "slug": "svek",
+                     *                     "name": "Svek",
+                     *                     "catno": "SK032",
                      *                     "_links": {
-                     *                       "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *                       "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *                     }
                      *                   }
                      *                 ],
@@ -4090,18 +7730,18 @@ export interface operations {
                      *         ]
                      *       },
                      *       "bandcamp": {
-                     *         "cluster_id": 4210,
-                     *         "slug": "marla-vance",
-                     *         "name": "Marla Vance",
-                     *         "url": "https://marlavance.bandcamp.com",
-                     *         "as_of": "2026-11-01",
-                     *         "followers": 1,
-                     *         "supporters": 1,
+                     *         "cluster_id": 12901,
+                     *         "slug": "vince-watson",
+                     *         "name": "Vince Watson",
+                     *         "url": "https://vincewatson.bandcamp.com",
+                     *         "as_of": "2026-06-22",
+                     *         "followers": 1234,
+                     *         "supporters": 210,
                      *         "releases": [
                      *           {
                      *             "title": "Moments In Time",
-                     *             "url": "https://marlavance.bandcamp.com",
-                     *             "released": "2002-05-14",
+                     *             "url": "https://vincewatson.bandcamp.com",
+                     *             "released": "2002-04-01",
                      *             "tags": [
                      *               "techno"
                      *             ]
@@ -4109,15 +7749,15 @@ export interface operations {
                      *         ],
                      *         "tags": [
                      *           {
-                     *             "name": "Marla Vance",
+                     *             "name": "techno",
                      *             "count": 3
                      *           }
                      *         ],
                      *         "series": [
                      *           {
-                     *             "date": "2026-11-01",
-                     *             "followers": 1,
-                     *             "supporters": 1
+                     *             "date": "2026-06-22",
+                     *             "followers": 1234,
+                     *             "supporters": 210
                      *           }
                      *         ],
                      *         "growth": {
@@ -4126,17 +7766,34 @@ export interface operations {
                      *         }
                      *       },
                      *       "_links": {
-                     *         "self": "https://catalogue.example.org/api/v1/masters/113"
+                     *         "self": "https://catalogue.example.org/api/v1/artist/12901"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["V2ArtistDossier"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,7 +7812,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -4163,6 +7820,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,6 +7841,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4199,10 +7858,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: not_found. */
+            /** @description Error: not_found, route_not_found. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4215,7 +7875,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "not_found";
+                        error?: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -4223,6 +7883,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4242,10 +7904,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4270,10 +7957,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4294,6 +7983,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -4315,6 +8005,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4333,10 +8024,263 @@ export interface operations {
             };
         };
     };
+    optionsArtistByKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example vince-watson
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headArtistByKey: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated facets to keep: identity, behavior, discography, bandcamp. Default all. */
+                fields?: string;
+            };
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A cluster_id, a slug, or a typed locator (discogs:123, mbid:<uuid>).
+                 * @example vince-watson
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artist dossier (the requested facets). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_found, route_not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getDossierManifest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4346,23 +8290,26 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "version": "text",
+                     *       "version": "v1",
                      *       "dossiers": {
-                     *         "self": {
+                     *         "artist": {
                      *           "route": "/api/v2/artist/{key}",
                      *           "facets": {
-                     *             "self": {
-                     *               "self": {
+                     *             "identity": {
+                     *               "name": {
                      *                 "type": "text",
                      *                 "description": "text"
                      *               }
@@ -4404,10 +8351,27 @@ export interface operations {
                     "application/json": components["schemas"]["V2DossierManifest"];
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4426,7 +8390,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -4434,6 +8398,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4454,6 +8419,7 @@ export interface operations {
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4474,6 +8440,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4493,10 +8461,35 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4521,10 +8514,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4545,6 +8540,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -4566,6 +8562,7 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4584,6 +8581,229 @@ export interface operations {
             };
         };
     };
+    optionsDossierManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headDossierManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of a representation you hold: while it is current the answer is 304 without a body (still a counted call).
+                 * @example "9f2c4e1a7b3d5f60a1c2e3d4b5a69788"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every facet and field with type and description, and the location of the detail v1 served from its demoted routes. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag; the validators, no body (a counted call). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: missing_api_key, invalid_api_key, revoked_api_key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: payment_required. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: rate_limited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: pool_exhausted, database_unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: request_aborted, query_timeout. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     postSearchEventsObserved: {
         parameters: {
             query?: never;
@@ -4594,6 +8814,17 @@ export interface operations {
         /** @description The event. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                 *       "hits": [
+                 *         {
+                 *           "id": 1,
+                 *           "position": 0
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ObservedEvent"];
             };
         };
@@ -4602,22 +8833,25 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "accepted": true,
-                     *       "search_id": "text"
+                     *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
-            /** @description Error: invalid_body, invalid_query. */
+            /** @description Error: invalid_body, invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,7 +8870,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_body" | "invalid_query";
+                        error?: "invalid_body" | "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -4644,6 +8878,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4664,6 +8899,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4683,10 +8920,12 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Error: payload_too_large. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4704,10 +8943,39 @@ export interface operations {
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: unsupported_media_type. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "The request failed: unsupported media type.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "Content-Type",
+                     *           "message": "must be application/json"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4732,10 +9000,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4754,6 +9024,88 @@ export interface operations {
             };
         };
     };
+    optionsSearchEventsObserved: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
     postSearchEventsRefined: {
         parameters: {
             query?: never;
@@ -4764,6 +9116,12 @@ export interface operations {
         /** @description The event. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                 *       "q": "moments in time"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefinedEvent"];
             };
         };
@@ -4772,22 +9130,25 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "accepted": true,
-                     *       "search_id": "text"
+                     *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
-            /** @description Error: invalid_body, invalid_query. */
+            /** @description Error: invalid_body, invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4806,7 +9167,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_body" | "invalid_query";
+                        error?: "invalid_body" | "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -4814,6 +9175,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4834,6 +9196,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4853,10 +9217,12 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Error: payload_too_large. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4874,10 +9240,39 @@ export interface operations {
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            /** @description Error: unsupported_media_type. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "The request failed: unsupported media type.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "details": [
+                     *         {
+                     *           "path": "Content-Type",
+                     *           "message": "must be application/json"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
             /** @description Error: rate_limited. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4902,10 +9297,12 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4922,6 +9319,88 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    optionsSearchEventsRefined: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getHealthz: {
@@ -4937,6 +9416,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4951,10 +9432,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4973,7 +9455,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -4981,6 +9463,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5000,10 +9484,36 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5019,6 +9529,149 @@ export interface operations {
                         error?: "internal";
                     };
                 };
+            };
+        };
+    };
+    optionsHealthz: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -5035,6 +9688,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5042,7 +9697,7 @@ export interface operations {
                      * @example {
                      *       "status": "ready",
                      *       "checks": {
-                     *         "self": "ok"
+                     *         "database": "ok"
                      *       }
                      *     }
                      */
@@ -5055,10 +9710,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: invalid_query. */
+            /** @description Error: invalid_query, bad_request. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5077,7 +9733,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_query";
+                        error?: "invalid_query" | "bad_request";
                     };
                 };
             };
@@ -5085,6 +9741,8 @@ export interface operations {
             405: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5104,10 +9762,36 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Error: internal. */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5128,6 +9812,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5144,6 +9829,159 @@ export interface operations {
                         error?: "not_ready";
                     };
                 };
+            };
+        };
+    };
+    optionsReadyz: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A browser page’s origin (CORS).
+                 * @example https://app.label.example
+                 */
+                Origin?: string;
+                /**
+                 * @description A CORS preflight: the method the page means to use.
+                 * @example GET
+                 */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods of this path in Allow; to a preflight from an allowed origin, the CORS headers too. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                    "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                    "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request. A malformed request (the host). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "bad_request",
+                     *       "message": "The request failed: bad request.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "bad_request";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. A body over the host’s 1 MB cap. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "The request failed: payload too large.",
+                     *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "max_bytes": 32768
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    headReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dependency can serve. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: invalid_query, bad_request. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: method_not_allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Error: payload_too_large. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error: internal. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: not_ready. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -59,9 +59,11 @@ export async function admitKey(
   if (!counted) {
     const principal = principalOf((await readKey(gate, ports, presented, lifetime)).found, presented);
     try {
-      const burst = await ports.limiter.peek(admitRequestOf(principal, now));
+      // Usage names the quota policy too (issue 28 item 5): the month's count, read beside the peek.
+      const month = ports.limiter.monthCount(principal.customer.id, principal.key.environment, monthOf(now));
+      const [burst, used] = await Promise.all([ports.limiter.peek(admitRequestOf(principal, now)), month]);
       gate.watch?.decided();
-      return { principal, headers: rateLimitHeaders(burst, now), release: null };
+      return { principal, headers: rateLimitHeaders(burst, now, { limit: principal.policy.quotaPerMonth, used }), release: null };
     } catch (error) {
       return failOpen(ports, gate, principal, error);
     }

@@ -30,13 +30,17 @@ export function rateLimitHeaders(state: BurstState, now: number, quota: QuotaSta
   return headers;
 }
 
+const BURST_WINDOW_SECONDS = 60;
+
 /**
  * `RateLimit-Policy` and `RateLimit`: the burst item, and the quota item when the caller has a
  * monthly quota (keys; the per-IP windows of the public routes have none).
  */
 function addIetfFields(headers: Record<string, string>, limit: number, remaining: number, resetIn: number, now: number, quota: QuotaState | null): void {
-  let policy = `"burst";q=${limit};w=60`;
-  let current = `"burst";r=${remaining};t=${resetIn}`;
+  let policy = `"burst";q=${limit};w=${BURST_WINDOW_SECONDS}`;
+  // X-RateLimit-Reset is a whole epoch second rounded up, so from a call between two seconds it
+  // reads up to 61 s away; the window is 60 s, and `t` never says more than `w` (issue 28 item 5).
+  let current = `"burst";r=${remaining};t=${Math.min(BURST_WINDOW_SECONDS, Math.max(0, resetIn))}`;
   if (quota) {
     const month = monthBounds(now);
     policy += `, "quota";q=${quota.limit};w=${(month.to - month.from) / 1000}`;

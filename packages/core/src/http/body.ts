@@ -36,8 +36,27 @@ function tooLarge(maxBytes: number): ApiError {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Parses a capped body as JSON; malformed UTF-8 or JSON yields `onMalformed()`. */
+/**
+ * Whether the request says its body is JSON: `application/json` or a `+json` type (RFC 6839),
+ * parameters (charset) allowed, case ignored.
+ */
+export function isJsonMediaType(contentType: string | null): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/**
+ * Parses a capped body as JSON; malformed UTF-8 or JSON yields `onMalformed()`. A body sent
+ * without a JSON media type (none, `text/plain`, a form) is `415 unsupported_media_type` before
+ * a byte is read (docs/decisions.md §6): a browser sends those cross-site without a preflight.
+ */
 export async function readJsonCapped(request: Request, maxBytes: number, onMalformed: (reason: string) => ApiError): Promise<unknown> {
+  if (!isJsonMediaType(request.headers.get('content-type'))) {
+    throw new ApiError(415, 'unsupported_media_type', {
+      message: 'send the body as application/json',
+      details: [{ path: 'Content-Type', message: 'must be application/json' }],
+    });
+  }
   const bytes = await readBodyCapped(request, maxBytes);
   let text: string;
   try {

@@ -80,6 +80,13 @@ export interface RouteDef<S extends QuerySpec = QuerySpec> {
   tags: string[];
   /** Documented request body (JSON). */
   body?: { schema: v.GenericSchema; description: string; maxBytes?: number };
+  /**
+   * A body the route reads as bytes and validates by other means (the Stripe webhook: its
+   * signature), documented with a JSON Schema of its sender's (openapi.ts) instead of ours.
+   */
+  foreignBody?: { name: string; description: string; schema: Record<string, unknown>; example: unknown };
+  /** Request headers the route reads besides its credentials, documented as header parameters. */
+  headers?: Array<{ name: string; description: string; required: boolean; example: string }>;
   responses: Record<number, ResponseDoc>;
   /** Error codes this route can answer with, besides the shared ones of its access kind. */
   errors?: string[];

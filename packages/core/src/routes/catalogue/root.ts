@@ -9,9 +9,9 @@ import { LIST_CACHE } from '../shared/cache.js';
 export const RootSchema = named(
   'RootIndex',
   v.object({
-    name: v.string(),
+    name: v.pipe(v.string(), v.examples(['Music Catalogue Data Service'])),
     version: v.picklist(['v1', 'v2']),
-    authentication: v.string(),
+    authentication: v.pipe(v.string(), v.examples(['Send your API key in the X-API-Key header.'])),
     sunset_at: v.pipe(v.optional(v.string()), v.description('ISO instant of the v1 sunset; present from 60 days before it.')),
     _links: v.object({
       self: v.string(),
