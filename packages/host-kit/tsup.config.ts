@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // pino: the process hosts' logger, its own entry so that the Lambda bundle (index) carries no pino.
+  entry: { index: 'src/index.ts', 'pino-logger': 'src/pino-logger.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -4,6 +4,8 @@
  * and prints the admin token and a ready demo key; runJobs runs every minute.
  */
 import { runHost } from '@catalogue/host-kit';
+import { pinoLogger } from '@catalogue/host-kit/pino';
 import { serve } from './serve.js';
 
-await runHost({ name: `bun ${Bun.version}`, serve }, process.env);
+// Buffered JSON lines through pino's sonic-boom destination, as on Node (issue 31).
+await runHost({ name: `bun ${Bun.version}`, serve, logger: pinoLogger }, process.env);

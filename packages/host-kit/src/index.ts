@@ -9,6 +9,8 @@ export { JOBS_INTERVAL_MS, type JobSchedule, scheduleJobs } from './jobs.js';
 export { type MetricSources, prometheusMetrics } from './metrics.js';
 export { nativeHasher } from './native-hasher.js';
 export { optionalPeer } from './optional-peer.js';
+// The logger itself is `@catalogue/host-kit/pino` (pino stays out of what imports this index, the Lambda bundle).
+export type { BufferedLogger } from './pino-logger.js';
 export { type PreparedDatabase, prepareDatabase } from './prepare-database.js';
 export { hostRefusal } from './refusal.js';
 export { type RequestUrlParts, requestUrl } from './request-url.js';

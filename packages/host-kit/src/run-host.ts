@@ -5,7 +5,7 @@
  * every minute; and on SIGTERM/SIGINT a graceful stop: jobs, then the server (in-flight
  * requests and their background work), then the stores (the limiter's usage first).
  */
-import { consoleLogger, type Logger, type Service } from '@catalogue/core';
+import { consoleLogger, type Logger, type LogLevel, type Service } from '@catalogue/core';
 import { banner, demoKeyFor, demoSecrets, demoSecretsWanted } from './demo.js';
 import { type HostEnv, readEnv } from './env.js';
 import { type JobSchedule, scheduleJobs } from './jobs.js';
@@ -26,11 +26,17 @@ export interface HostRuntime {
   wrap?(service: Service): Service;
   /** Apply pending migrations on a database (the Node host does; the others migrate per deploy). */
   migrate?: boolean;
+  /**
+   * The process's logger at LOG_LEVEL, `fields` on every line (the Node host's workers: `pid`):
+   * Node and Bun give host-kit's buffered `pinoLogger` (`@catalogue/host-kit/pino`), flushed
+   * before a graceful exit; default core's consoleLogger.
+   */
+  logger?(level: LogLevel, fields?: Record<string, string | number>): Logger;
 }
 
 export async function runHost(runtime: HostRuntime, source: Record<string, string | undefined>): Promise<void> {
   const env = readEnv(source);
-  const logger = consoleLogger(env.logLevel);
+  const logger = runtime.logger?.(env.logLevel) ?? consoleLogger(env.logLevel);
   // Worker processes are the Node host's (hosts/node/src/cluster/); another runtime serves one
   // process here, and several of its processes share a port by reusePort (docs/hosts.md).
   if (env.webConcurrency > 1) logger.log({ level: 'warn', kind: 'host.web_concurrency_ignored', runtime: runtime.name, web_concurrency: env.webConcurrency });
