@@ -1,8 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // pino: the process hosts' logger, its own entry so that the Lambda bundle (index) carries no pino.
-  entry: { index: 'src/index.ts', 'pino-logger': 'src/pino-logger.ts' },
+  // buffered-logger: the process hosts' logger, its own entry so that the Lambda bundle (index) carries no sonic-boom.
+  entry: { index: 'src/index.ts', 'buffered-logger': 'src/buffered-logger.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

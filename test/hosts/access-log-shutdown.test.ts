@@ -1,10 +1,11 @@
 /**
- * No access line is lost at SIGTERM (issue 31): the Node and Bun hosts buffer their JSON lines
- * (host-kit's pinoLogger), so a graceful stop must write every line still buffered before the
+ * No access line is lost at SIGTERM or a fatal error (issue 31): the Node and Bun hosts buffer their JSON lines
+ * (host-kit's bufferedLogger), so a graceful stop must write every line still buffered before the
  * process exits. Each host runs as a real process whose stdout the test stops reading during a
  * burst of requests: the pipe fills, the host's lines wait in its own buffer, and SIGTERM comes
  * while they do. Once the test reads again, every answered request's line must be there, before
- * `server.stopped`, and the exit code 0.
+ * `server.stopped`, and the exit code 0. The same holds when a process that logged dies of an
+ * uncaught exception (log-then-crash.ts): its exit writes what is buffered.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -101,4 +102,30 @@ describe.each(['node', 'bun'] as const)('the %s host at SIGTERM', (runtime) => {
       rmSync(host.dataDir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe.each(['node', 'bun'] as const)('a %s process that logged and dies of an uncaught exception', (runtime) => {
+  it('writes every line it logged, its reader behind when it dies', async () => {
+    const lines = 3_000;
+    const [command, args] = runtime === 'node' ? [process.execPath, ['--conditions=catalogue-source', '--import', 'tsx']] : commandFor('bun');
+    const script = join(ROOT, 'test/hosts/log-then-crash.ts');
+    const child = spawn(command, [...args.filter((arg) => !arg.endsWith('main.ts')), script], {
+      cwd: ROOT,
+      env: { ...process.env, LINES: String(lines) },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let stdout = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    // Not reading yet: the pipe fills and the rest is still buffered when the exception comes.
+    child.stdout?.pause();
+    await new Promise((r) => setTimeout(r, 1_000));
+    child.stdout?.resume();
+    expect(await closed).not.toBe(0);
+    const ids = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { request_id: string }).request_id);
+    expect(ids).toEqual(Array.from({ length: lines }, (_, i) => `line-${i}`));
+  }, 60_000);
 });

@@ -4,8 +4,8 @@
  * and prints the admin token and a ready demo key; runJobs runs every minute.
  */
 import { runHost } from '@catalogue/host-kit';
-import { pinoLogger } from '@catalogue/host-kit/pino';
+import { bufferedLogger } from '@catalogue/host-kit/buffered-logger';
 import { serve } from './serve.js';
 
-// Buffered JSON lines through pino's sonic-boom destination, as on Node (issue 31).
-await runHost({ name: `bun ${Bun.version}`, serve, logger: pinoLogger }, process.env);
+// JSON lines written once per event-loop turn, as on Node (issue 31).
+await runHost({ name: `bun ${Bun.version}`, serve, logger: bufferedLogger }, process.env);

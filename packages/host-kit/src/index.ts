@@ -2,6 +2,8 @@
 
 export { type BackgroundWork, backgroundWork, withinGrace } from './background.js';
 export { capRequestBody, countingStream, declaredTooLarge, HOST_MAX_BODY_BYTES, payloadTooLarge, payloadTooLargeResponse } from './body-limit.js';
+// The logger itself is `@catalogue/host-kit/buffered-logger` (the Node and Bun hosts'; not in what imports this index, the Lambda bundle).
+export type { BufferedLogger } from './buffered-logger.js';
 export { clientIpFrom } from './client-ip.js';
 export { type BannerInfo, banner, demoKeyFor, demoKeyWanted, demoSecrets, demoSecretsWanted, issueDemoKey, keptDemoKey, persistentSecret } from './demo.js';
 export { type HostEnv, readEnv, type StorageChoice } from './env.js';
@@ -9,8 +11,6 @@ export { JOBS_INTERVAL_MS, type JobSchedule, scheduleJobs } from './jobs.js';
 export { type MetricSources, prometheusMetrics } from './metrics.js';
 export { nativeHasher } from './native-hasher.js';
 export { optionalPeer } from './optional-peer.js';
-// The logger itself is `@catalogue/host-kit/pino` (pino stays out of what imports this index, the Lambda bundle).
-export type { BufferedLogger } from './pino-logger.js';
 export { type PreparedDatabase, prepareDatabase } from './prepare-database.js';
 export { hostRefusal } from './refusal.js';
 export { type RequestUrlParts, requestUrl } from './request-url.js';

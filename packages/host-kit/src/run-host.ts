@@ -28,7 +28,7 @@ export interface HostRuntime {
   migrate?: boolean;
   /**
    * The process's logger at LOG_LEVEL, `fields` on every line (the Node host's workers: `pid`):
-   * Node and Bun give host-kit's buffered `pinoLogger` (`@catalogue/host-kit/pino`), flushed
+   * Node and Bun give host-kit's `bufferedLogger` (`@catalogue/host-kit/buffered-logger`), flushed
    * before a graceful exit; default core's consoleLogger.
    */
   logger?(level: LogLevel, fields?: Record<string, string | number>): Logger;

@@ -3,7 +3,7 @@ import type { Logger } from '@catalogue/core';
 /**
  * SIGTERM / SIGINT for the process hosts (Node, Bun): run the steps once, in order — stop the
  * jobs, stop accepting and finish in-flight requests, close the stores — then exit 0, once a
- * buffering logger (host-kit's pinoLogger) has written every line, the access lines of the last
+ * buffering logger (host-kit's bufferedLogger) has written every line, the access lines of the last
  * requests included.
  */
 export function exitGracefullyOnSignals(logger: Logger & { flush?(): Promise<void> }, steps: Array<() => unknown>): void {

@@ -9,7 +9,7 @@
  * have exited cleanly, 1 if one failed or outlived the wait.
  */
 import { banner, demoKeyFor, HOST_GRACE_MS, type HostRuntime, prepareDatabase, readEnv, workersRefusal } from '@catalogue/host-kit';
-import { pinoLogger } from '@catalogue/host-kit/pino';
+import { bufferedLogger } from '@catalogue/host-kit/buffered-logger';
 import type { WorkerListening } from './messages.js';
 import { superviseWorkers } from './supervisor.js';
 
@@ -25,7 +25,7 @@ export async function runPrimary(runtime: HostRuntime, source: Record<string, st
   const workers = env.webConcurrency;
   const refusal = workersRefusal(workers, env);
   if (refusal) throw new Error(refusal);
-  const logger = pinoLogger(env.logLevel, { pid: process.pid, role: 'primary' });
+  const logger = bufferedLogger(env.logLevel, { pid: process.pid, role: 'primary' });
   if (!env.redisUrl && !env.upstashUrl)
     // As N instances without Redis (docs/hosts.md, "Running at scale"): usage stays exact, limits do not.
     logger.log({

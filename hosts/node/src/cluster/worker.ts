@@ -17,13 +17,13 @@
  */
 import cluster from 'node:cluster';
 import { exitGracefullyOnSignals, type HostRuntime, readEnv, scheduleJobs, serveFromEnv } from '@catalogue/host-kit';
-import { pinoLogger } from '@catalogue/host-kit/pino';
+import { bufferedLogger } from '@catalogue/host-kit/buffered-logger';
 import { WORKER_SLOT_VARIABLE, type WorkerListening } from './messages.js';
 
 export async function runWorker(runtime: HostRuntime, source: Record<string, string | undefined>): Promise<void> {
   const env = readEnv(source);
-  // Every line carries the worker's pid, serialised once by pino (not spread into each record).
-  const logger = pinoLogger(env.logLevel, { pid: process.pid });
+  // Every line carries the worker's pid, serialised once (not spread into each record).
+  const logger = bufferedLogger(env.logLevel, { pid: process.pid });
   const { hosted, served } = await serveFromEnv(runtime, env, source, logger, false);
   const runsAllJobs = source[WORKER_SLOT_VARIABLE] === '0';
   const jobs = scheduleJobs(runsAllJobs ? hosted.service : { runJobs: (now = new Date()) => hosted.limiterJobs(now) }, logger);

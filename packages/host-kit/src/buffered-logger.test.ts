@@ -2,16 +2,16 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pinoLogger } from './pino-logger.js';
+import { bufferedLogger } from './buffered-logger.js';
 
-describe('pinoLogger', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pino-logger-'));
+describe('bufferedLogger', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'buffered-logger-'));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes the lines consoleLogger writes: level by name, an ISO time, the fields once, LOG_LEVEL honoured', async () => {
+  it("writes consoleLogger's lines: the time, the process's fields, the record with its level once; LOG_LEVEL honoured", async () => {
     const file = join(dir, 'out.log');
     const fd = openSync(file, 'w');
-    const logger = pinoLogger('info', { pid: 42 }, fd);
+    const logger = bufferedLogger('info', { pid: 42 }, fd);
     logger.log({ level: 'debug', kind: 'hidden' });
     logger.log({ level: 'info', kind: 'http.access', request_id: 'r1', route: null, status: 200, ms: 1.5, gate_ms: null, key_prefix: 'ck_test_abcd' });
     logger.log({ level: 'error', kind: 'boom', error: 'quote " and \n newline' });
