@@ -81,7 +81,13 @@ function spawnListening(command: string, args: string[], env: Record<string, str
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/listening on/i.test(output)) resolve(child);
+      if (!/listening on/i.test(output)) return;
+      // From here on the output is read and dropped: kept and searched per chunk, a host's
+      // access log (BENCH_LOG_LEVEL=info) made this process's cost grow with all it had logged.
+      child.stdout?.off('data', onData).resume();
+      child.stderr?.off('data', onData).resume();
+      output = '';
+      resolve(child);
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
