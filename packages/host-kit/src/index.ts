@@ -2,8 +2,6 @@
 
 export { type BackgroundWork, backgroundWork, withinGrace } from './background.js';
 export { capRequestBody, countingStream, declaredTooLarge, HOST_MAX_BODY_BYTES, payloadTooLarge, payloadTooLargeResponse } from './body-limit.js';
-// The logger itself is `@catalogue/host-kit/buffered-logger` (the Node and Bun hosts'; not in what imports this index, the Lambda bundle).
-export type { BufferedLogger } from './buffered-logger.js';
 export { clientIpFrom } from './client-ip.js';
 export { type BannerInfo, banner, demoKeyFor, demoKeyWanted, demoSecrets, demoSecretsWanted, issueDemoKey, keptDemoKey, persistentSecret } from './demo.js';
 export { type HostEnv, readEnv, type StorageChoice } from './env.js';
