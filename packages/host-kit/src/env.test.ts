@@ -16,7 +16,7 @@ describe('readEnv', () => {
       port: 9000,
       baseUrl: 'http://localhost:9000',
       publicRateLimitPerMinute: 60,
-      trustProxy: false,
+      trustProxy: null,
       logLevel: 'info',
       dataDir: './.data',
     });

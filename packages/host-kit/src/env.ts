@@ -2,6 +2,7 @@
  * The configuration table of docs/decisions.md §1, read from the environment. Every host reads the
  * same names with the same defaults.
  */
+import { type ProxyTrust, trustProxyOf } from './client-ip.js';
 import { webConcurrencyOf } from './web-concurrency.js';
 
 export type StorageChoice = 'memory' | 'postgres';
@@ -45,7 +46,8 @@ export interface HostEnv {
   secretKey: string | null;
   publicRateLimitPerMinute: number;
   beaconRateLimitPerMinute: number;
-  trustProxy: boolean;
+  /** TRUST_PROXY compiled (client-ip.ts): which X-Forwarded-For hops are our proxies; null trusts none. */
+  trustProxy: ProxyTrust | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   cutoverSunsetAt: string | null;
   stripeSecretKey: string | null;
@@ -188,7 +190,7 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     secretKey: env.SECRET_KEY || null,
     publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 60, 'PUBLIC_RATE_LIMIT_PER_MINUTE'),
     beaconRateLimitPerMinute: int(env.BEACON_RATE_LIMIT_PER_MINUTE, 600, 'BEACON_RATE_LIMIT_PER_MINUTE'),
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
     logLevel,
     cutoverSunsetAt: env.CUTOVER_SUNSET_AT || null,
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,
