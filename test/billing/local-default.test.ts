@@ -26,14 +26,14 @@ describe('the local default without Stripe or a mail server', () => {
   it('prints a sign-in link in the log that signs in to the dashboard', async () => {
     const records: LogRecord[] = [];
     const hosted = await createServiceFromEnv(
-      { CATALOGUE_STORAGE: 'memory', ADMIN_TOKEN: 'local-admin-token', BASE_URL: BASE },
+      { CATALOGUE_STORAGE: 'memory', ADMIN_TOKEN: 'local-admin-token-0123456789abcdef', BASE_URL: BASE },
       { logger: { log: (r) => records.push(r) }, catalogueData: fixtureData() },
     );
     try {
       const fetch = (path: string, init?: RequestInit) => hosted.service.fetch(new Request(`${BASE}${path}`, init));
       const issued = await fetch('/api/v1/admin/keys', {
         method: 'POST',
-        headers: { authorization: 'Bearer local-admin-token', 'content-type': 'application/json' },
+        headers: { authorization: 'Bearer local-admin-token-0123456789abcdef', 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'me@example.com', tier: 'self_serve_99' }),
       });
       expect(issued.status).toBe(201);

@@ -23,7 +23,7 @@ export interface Ctx {
 export type Cases = (c: Ctx) => Promise<Call[]> | Call[];
 
 export const SECRET = '3c'.repeat(32);
-export const ADMIN = { authorization: 'Bearer test-admin-token' };
+export const ADMIN = { authorization: 'Bearer test-admin-token-0123456789abcdef' };
 
 /** Cases for both versions, keyed by operation with {base} standing for /api/v1 or /api/v2. */
 export const SHARED: Record<string, { valid: Cases; invalid: Cases }> = {

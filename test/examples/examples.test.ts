@@ -16,7 +16,7 @@ import { freePort } from '../hosts/process-host.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'node_modules/.bin');
-const ADMIN = 'examples-admin-token';
+const ADMIN = 'examples-admin-token-0123456789abcdef';
 
 async function issueKey(base: string): Promise<string> {
   const res = await fetch(`${base}/api/v1/admin/keys`, {

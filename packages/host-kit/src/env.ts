@@ -126,15 +126,35 @@ function storageOf(env: Record<string, string | undefined>): StorageChoice {
   return chosen;
 }
 
-/** A BASE_URL without an origin (`/` makes the service's links relative) leaves request URLs to the Host rule. */
+/**
+ * BASE_URL, when set, is the public origin of links, mails and the dashboard's Origin check, so it
+ * must be an absolute http(s) URL: `/` made every link relative, the mails' links unusable and
+ * the session routes answer 500 (issue 30). Unset, the request's Host decides request URLs.
+ */
 function publicOriginOf(baseUrl: string | undefined): string | null {
   if (!baseUrl) return null;
+  let url: URL | null = null;
   try {
-    const url = new URL(baseUrl);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+    url = new URL(baseUrl);
   } catch {
-    return null;
+    // refused below
   }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '')
+    throw new Error(`BASE_URL must be an absolute http(s) URL, such as https://api.example.com, got "${baseUrl}"`);
+  return url.origin;
+}
+
+/** The shortest ADMIN_TOKEN a host starts with: 32 characters (the generated one is 32 base64url characters, 192 bits). */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+/** ADMIN_TOKEN, refused when short (a guessable bearer of every operator route); never echoed. */
+function adminTokenOf(value: string | undefined): string | null {
+  if (!value) return null;
+  if (value.length < ADMIN_TOKEN_MIN_LENGTH)
+    throw new Error(
+      `ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (it has ${value.length}); generate one with: openssl rand -base64 32`,
+    );
+  return value;
 }
 
 /**
@@ -186,7 +206,7 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     ...redisSentinels(env),
     upstashUrl: env.UPSTASH_REDIS_REST_URL || null,
     upstashToken: env.UPSTASH_REDIS_REST_TOKEN || null,
-    adminToken: env.ADMIN_TOKEN || null,
+    adminToken: adminTokenOf(env.ADMIN_TOKEN),
     secretKey: env.SECRET_KEY || null,
     publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 60, 'PUBLIC_RATE_LIMIT_PER_MINUTE'),
     beaconRateLimitPerMinute: int(env.BEACON_RATE_LIMIT_PER_MINUTE, 600, 'BEACON_RATE_LIMIT_PER_MINUTE'),
