@@ -12,9 +12,10 @@ import { ApiError } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { Ports } from '../../ports/index.js';
+import { EmailSchema } from '../../validation/email.js';
 import { detailsOf } from '../../validation/issues.js';
 
-export const LoginRequestSchema = v.object({ email: v.pipe(v.string('must be a string'), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)) });
+export const LoginRequestSchema = v.object({ email: EmailSchema });
 
 async function sendLoginLinks(ports: Ports, baseUrl: string, email: string, now: number): Promise<void> {
   const customers = await ports.accounts.findCustomersByEmail(email);
