@@ -155,7 +155,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
       case 'public':
         return admitPublic(state.context?.clientIp ?? 'unknown', ports, config, state.now);
       case 'admin':
-        return checkAdmin(state.request, config);
+        return checkAdmin(state.request, config, { ports, ip: state.context?.clientIp ?? 'unknown', now: state.now });
       case 'open':
         return Promise.resolve({ principal: null, headers: null, release: null });
     }
