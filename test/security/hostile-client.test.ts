@@ -6,6 +6,9 @@
  * test picks its own client IP with the rightmost X-Forwarded-For entry and no test's per-IP
  * window touches another's.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpInbox, startSmtpInbox } from '../billing/support/smtp-inbox.js';
 import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
@@ -104,7 +107,7 @@ describe('1. TRUST_PROXY=true takes the rightmost X-Forwarded-For address', () =
 
 describe('2. sign-in mail bombing', () => {
   it('the login POST needs the dashboard’s Origin, like every state-changing dashboard route', async () => {
-    for (const headers of [{}, { origin: 'https://attacker.example' }]) {
+    for (const headers of [{}, { origin: 'https://attacker.example' }] as Array<Record<string, string>>) {
       const refused = await askForLink('203.0.113.21', 'nobody@example.com', headers);
       expect(refused.status).toBe(401);
       expect(((await refused.json()) as { error: string }).error).toBe('unauthorized');
@@ -205,6 +208,59 @@ describe('5. security headers', () => {
     }
     for (const path of ['/api/v1', '/api/v1/masters/1', '/healthz']) {
       expect((await from('203.0.113.60', path)).headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+  });
+});
+
+describe('5. under an https BASE_URL', () => {
+  it('every answer carries HSTS, and the session cookie is Secure with the __Host- prefix, the only name read there', async () => {
+    const origin = 'https://catalogue.example';
+    const dataDir = mkdtempSync(join(tmpdir(), 'catalogue-https-'));
+    const port = await freePort();
+    const secure = await spawnNodeHost({
+      PORT: String(port),
+      BASE_URL: origin,
+      CATALOGUE_STORAGE: 'memory',
+      CATALOGUE_DATA_DIR: dataDir,
+      ADMIN_TOKEN,
+      SECRET_KEY,
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const at = `http://127.0.0.1:${port}`;
+      for (const path of ['/api/v1', '/docs', '/docs/migration', '/dashboard', '/api/v1/masters/1']) {
+        expect((await fetch(`${at}${path}`)).headers.get('strict-transport-security'), path).toBe('max-age=31536000');
+      }
+      await issueCustomerOverHttp(at, ADMIN_TOKEN, { email: 'secure@example.com', tier: 'self_serve_49', environment: 'test' });
+      const asked = await fetch(`${at}/api/dashboard/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ email: 'secure@example.com' }),
+      });
+      expect(asked.status).toBe(202);
+      // Without DATABASE_URL the log mail transport prints sign-in links whole (docs/decisions.md §3).
+      let link: string | undefined;
+      for (let i = 0; i < 200 && !link; i++) {
+        link = secure.stdout().match(/https:\/\/catalogue\.example\/api\/dashboard\/session\?token=[A-Za-z0-9_-]+/)?.[0];
+        if (!link) await new Promise((r) => setTimeout(r, 50));
+      }
+      const token = new URL(link as string).searchParams.get('token') as string;
+      const signedIn = await fetch(`${at}/api/dashboard/session`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: new URLSearchParams({ token }).toString(),
+      });
+      expect(signedIn.status).toBe(303);
+      const setCookie = signedIn.headers.get('set-cookie') as string;
+      expect(setCookie).toMatch(/^__Host-catalogue_session=[^;]+; HttpOnly; SameSite=Strict; Path=\/; Max-Age=\d+; Secure$/);
+      const value = (setCookie.split(';')[0] as string).split('=')[1] as string;
+      expect((await fetch(`${at}/api/dashboard/keys`, { headers: { cookie: `__Host-catalogue_session=${value}` } })).status).toBe(200);
+      // A cookie without the prefix (planted by a sibling subdomain or plain http) is not read.
+      expect((await fetch(`${at}/api/dashboard/keys`, { headers: { cookie: `catalogue_session=${value}` } })).status).toBe(401);
+    } finally {
+      await secure.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -27,7 +27,7 @@ const UNLIMITED_KEY = {
   environment: 'test',
   limits: { burst_per_minute: 1_000_000, quota_per_month: 1_000_000_000, concurrency: 100 },
 } as const;
-const CONFIG = { adminToken: 'test-admin-token-0123456789abcdef', secretKey: '5f'.repeat(32), publicRateLimitPerMinute: 1_000_000 } satisfies Partial<ServiceConfig>;
+const CONFIG = { adminToken: 'test-admin-token', secretKey: '5f'.repeat(32), publicRateLimitPerMinute: 1_000_000 } satisfies Partial<ServiceConfig>;
 
 /** The service on `catalogue` and `accounts`, with a key issued; `close` frees the store. */
 export async function serviceOn(catalogue: Catalogue, accounts: Accounts, close: () => Promise<void> = async () => undefined): Promise<StoreService> {
