@@ -15,7 +15,7 @@ import { createPostgresDatabase, type TestDatabase } from '../conformance/databa
 import { freePort, type RunningHost, startHost } from '../hosts/process-host.js';
 import { createRedisProcess, type RedisProcess } from '../limits/redis-process.js';
 import { issueCustomerOverHttp } from '../support/admin-keys.js';
-import { type NodeHostProcess, spawnNodeHost } from '../support/node-host-process.js';
+import { type NodeHostProcess, spawnHostProcess, spawnNodeHost } from '../support/node-host-process.js';
 
 const ADMIN_TOKEN = 'hostile-client-admin-token-0123456789abcdef';
 const SECRET_KEY = '7e'.repeat(32);
@@ -298,34 +298,65 @@ describe('6. start-up refusals and e-mail addresses', () => {
   });
 });
 
-/** TRUST_PROXY's other forms on hosts of the in-memory demo, seen through their per-IP limit of 2 a minute. */
-describe('TRUST_PROXY=<n> and a list of proxy addresses on a real host', () => {
+/**
+ * TRUST_PROXY's forms on hosts of the in-memory demo, seen through their per-IP limit of 2 a
+ * minute; on Node and on Bun, whose server reports the peer its own way (requestIP).
+ */
+describe.each(['node', 'bun'] as const)('TRUST_PROXY on a real %s host', (runtime) => {
   let hosts: RunningHost[] = [];
   afterAll(async () => {
     await Promise.all(hosts.map((h) => h.stop()));
     hosts = [];
   });
 
-  /** Statuses of GET /api/v1 for each X-Forwarded-For in turn. */
-  async function statuses(h: RunningHost, chains: string[]): Promise<number[]> {
+  /** Statuses of GET /api/v1 for each X-Forwarded-For in turn, on a host under TRUST_PROXY=`trust`. */
+  async function statuses(trust: string, chains: string[]): Promise<number[]> {
+    const h = await startHost(runtime, { TRUST_PROXY: trust, PUBLIC_RATE_LIMIT_PER_MINUTE: '2' });
+    hosts.push(h);
     const out: number[] = [];
     for (const chain of chains) out.push((await fetch(`${h.baseUrl}/api/v1`, { headers: { 'x-forwarded-for': chain } })).status);
     return out;
   }
 
-  it('2: the second entry from the right is the client, whatever the client writes on the left', async () => {
-    const h = await startHost('node', { TRUST_PROXY: '2', PUBLIC_RATE_LIMIT_PER_MINUTE: '2' });
-    hosts.push(h);
-    expect(await statuses(h, ['1.1.1.1, 198.51.100.7, 10.0.0.1', '2.2.2.2, 198.51.100.7, 10.0.0.2', '3.3.3.3, 198.51.100.7, 10.0.0.3'])).toEqual([
-      200, 200, 429,
-    ]);
-    expect(await statuses(h, ['1.1.1.1, 198.51.100.8, 10.0.0.1'])).toEqual([200]);
+  it('true: the rightmost entry is the client, whatever the client writes on the left', async () => {
+    expect(await statuses('true', ['1.1.1.1, 198.51.100.6', '2.2.2.2, 198.51.100.6', '3.3.3.3, 198.51.100.6', '198.51.100.7'])).toEqual([200, 200, 429, 200]);
   });
 
-  it('a CIDR list: the rightmost address outside it is the client', async () => {
-    const h = await startHost('node', { TRUST_PROXY: '127.0.0.1/8, 10.0.0.0/8', PUBLIC_RATE_LIMIT_PER_MINUTE: '2' });
-    hosts.push(h);
-    expect(await statuses(h, ['1.1.1.1, 198.51.100.9, 10.1.0.1', '2.2.2.2, 198.51.100.9', '198.51.100.9, 10.2.0.2, 10.3.0.3'])).toEqual([200, 200, 429]);
-    expect(await statuses(h, ['198.51.100.9, 198.51.100.10'])).toEqual([200]);
+  it('2: the second entry from the right', async () => {
+    expect(
+      await statuses('2', [
+        '1.1.1.1, 198.51.100.7, 10.0.0.1',
+        '2.2.2.2, 198.51.100.7, 10.0.0.2',
+        '3.3.3.3, 198.51.100.7, 10.0.0.3',
+        '1.1.1.1, 198.51.100.8, 10.0.0.1',
+      ]),
+    ).toEqual([200, 200, 429, 200]);
   });
+
+  it('a CIDR list: the rightmost address outside it', async () => {
+    expect(
+      await statuses('127.0.0.1/8, ::1, 10.0.0.0/8', [
+        '1.1.1.1, 198.51.100.9, 10.1.0.1',
+        '2.2.2.2, 198.51.100.9',
+        '198.51.100.9, 10.2.0.2, 10.3.0.3',
+        '198.51.100.9, 198.51.100.10',
+      ]),
+    ).toEqual([200, 200, 429, 200]);
+  });
+
+  it('false: the peer, whatever the header says', async () => {
+    expect(await statuses('false', ['198.51.100.11', '198.51.100.12', '198.51.100.13'])).toEqual([200, 200, 429]);
+  });
+
+  it('an unreadable TRUST_PROXY or a relative BASE_URL stops the start with its message', async () => {
+    for (const [env, message] of [
+      [{ TRUST_PROXY: '10.0.0.0/99' }, /TRUST_PROXY must be true, false, a number of proxies/],
+      [{ BASE_URL: '/' }, /BASE_URL must be an absolute http\(s\) URL/],
+    ] as const) {
+      const refused = await spawnHostProcess(runtime, { PORT: String(await freePort()), CATALOGUE_STORAGE: 'memory', ADMIN_TOKEN, ...env });
+      expect(await refused.stop()).not.toBe(0);
+      expect(refused.listening).toBe(false);
+      expect(refused.output()).toMatch(message);
+    }
+  }, 60_000);
 });
