@@ -151,9 +151,7 @@ export const ADMIN_TOKEN_MIN_LENGTH = 32;
 function adminTokenOf(value: string | undefined): string | null {
   if (!value) return null;
   if (value.length < ADMIN_TOKEN_MIN_LENGTH)
-    throw new Error(
-      `ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (it has ${value.length}); generate one with: openssl rand -base64 32`,
-    );
+    throw new Error(`ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (it has ${value.length}); generate one with: openssl rand -base64 32`);
   return value;
 }
 
