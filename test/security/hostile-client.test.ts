@@ -11,46 +11,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpInbox, startSmtpInbox } from '../billing/support/smtp-inbox.js';
-import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
 import { freePort, type RunningHost, startHost } from '../hosts/process-host.js';
-import { createRedisProcess, type RedisProcess } from '../limits/redis-process.js';
 import { issueCustomerOverHttp } from '../support/admin-keys.js';
+import { type HostOnStores, startHostOnStores } from '../support/host-on-stores.js';
 import { type NodeHostProcess, spawnHostProcess, spawnNodeHost } from '../support/node-host-process.js';
 
 const ADMIN_TOKEN = 'hostile-client-admin-token-0123456789abcdef';
 const SECRET_KEY = '7e'.repeat(32);
 
-let db: TestDatabase;
-let redis: RedisProcess;
+let stores: HostOnStores;
 let smtp: SmtpInbox;
 let host: NodeHostProcess;
 let base: string;
 
 beforeAll(async () => {
-  db = await createPostgresDatabase({ max: 2 });
-  redis = await createRedisProcess();
-  await redis.start();
   smtp = await startSmtpInbox();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  host = await spawnNodeHost({
-    PORT: String(port),
-    BASE_URL: base,
-    DATABASE_URL: db.url,
-    REDIS_URL: redis.url,
+  stores = await startHostOnStores((origin) => ({
+    BASE_URL: origin,
     TRUST_PROXY: 'true',
     MAIL_TRANSPORT: smtp.url,
     MAIL_FROM: 'keys@catalogue.test',
     ADMIN_TOKEN,
     SECRET_KEY,
-  });
+  }));
+  ({ host, base } = stores);
 }, 120_000);
 
 afterAll(async () => {
-  await host?.stop();
-  await redis?.kill();
+  await stores?.stop();
   await smtp?.close();
-  await db?.drop();
 });
 
 /** A request from the client at `ip`, one trusted proxy in front of the host. */
@@ -318,34 +307,28 @@ describe.each(['node', 'bun'] as const)('TRUST_PROXY on a real %s host', (runtim
     return out;
   }
 
-  it('true: the rightmost entry is the client, whatever the client writes on the left', async () => {
-    expect(await statuses('true', ['1.1.1.1, 198.51.100.6', '2.2.2.2, 198.51.100.6', '3.3.3.3, 198.51.100.6', '198.51.100.7'])).toEqual([200, 200, 429, 200]);
-  });
-
-  it('2: the second entry from the right', async () => {
-    expect(
-      await statuses('2', [
-        '1.1.1.1, 198.51.100.7, 10.0.0.1',
-        '2.2.2.2, 198.51.100.7, 10.0.0.2',
-        '3.3.3.3, 198.51.100.7, 10.0.0.3',
-        '1.1.1.1, 198.51.100.8, 10.0.0.1',
-      ]),
-    ).toEqual([200, 200, 429, 200]);
-  });
-
-  it('a CIDR list: the rightmost address outside it', async () => {
-    expect(
-      await statuses('127.0.0.1/8, ::1, 10.0.0.0/8', [
-        '1.1.1.1, 198.51.100.9, 10.1.0.1',
-        '2.2.2.2, 198.51.100.9',
-        '198.51.100.9, 10.2.0.2, 10.3.0.3',
-        '198.51.100.9, 198.51.100.10',
-      ]),
-    ).toEqual([200, 200, 429, 200]);
-  });
-
-  it('false: the peer, whatever the header says', async () => {
-    expect(await statuses('false', ['198.51.100.11', '198.51.100.12', '198.51.100.13'])).toEqual([200, 200, 429]);
+  it.each<[string, string, string[], number[]]>([
+    [
+      'true: the rightmost entry is the client, whatever the client writes on the left',
+      'true',
+      ['1.1.1.1, 198.51.100.6', '2.2.2.2, 198.51.100.6', '3.3.3.3, 198.51.100.6', '198.51.100.7'],
+      [200, 200, 429, 200],
+    ],
+    [
+      '2: the second entry from the right',
+      '2',
+      ['1.1.1.1, 198.51.100.7, 10.0.0.1', '2.2.2.2, 198.51.100.7, 10.0.0.2', '3.3.3.3, 198.51.100.7, 10.0.0.3', '1.1.1.1, 198.51.100.8, 10.0.0.1'],
+      [200, 200, 429, 200],
+    ],
+    [
+      'a CIDR list: the rightmost address outside it',
+      '127.0.0.1/8, ::1, 10.0.0.0/8',
+      ['1.1.1.1, 198.51.100.9, 10.1.0.1', '2.2.2.2, 198.51.100.9', '198.51.100.9, 10.2.0.2, 10.3.0.3', '198.51.100.9, 198.51.100.10'],
+      [200, 200, 429, 200],
+    ],
+    ['false: the peer, whatever the header says', 'false', ['198.51.100.11', '198.51.100.12', '198.51.100.13'], [200, 200, 429]],
+  ])('%s', async (_what, trust, chains, expected) => {
+    expect(await statuses(trust, chains)).toEqual(expected);
   });
 
   it('an unreadable TRUST_PROXY or a relative BASE_URL stops the start with its message', async () => {
