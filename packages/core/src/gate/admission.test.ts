@@ -145,7 +145,7 @@ describe('checkAdmin: the ADMIN_TOKEN bearer', () => {
   });
 
   it('with a guard: logs each failure without the token, and past 10 a minute refuses the IP with 429, the right token too', async () => {
-    const { ports, logs } = portsWith();
+    const { ports, logs, alarms } = portsWith();
     const config = resolveConfig({ baseUrl: 'http://x.test', adminToken: 'secret-token' });
     const guard = (ip: string, now = NOW) => ({ ports, ip, now });
     for (let i = 0; i < 10; i++) await expect(checkAdmin(bearer(`guess-${i}`), config, guard('203.0.113.1'))).rejects.toMatchObject({ status: 401 });
@@ -162,6 +162,7 @@ describe('checkAdmin: the ADMIN_TOKEN bearer', () => {
     expect(failed).toHaveLength(10);
     expect(failed[0]).toMatchObject({ level: 'warn', ip: '203.0.113.1', reason: 'wrong token' });
     expect(JSON.stringify(logs)).not.toMatch(/guess-|secret-token/);
+    expect(alarms).toContain('admin.auth_throttled');
   });
 });
 

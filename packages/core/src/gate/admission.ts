@@ -199,8 +199,9 @@ export interface AdminGuard {
  * logged per client IP: each is one `admin.auth_failed` line (the IP and why, never the token
  * sent) and counts in the IP's window; an IP with ADMIN_FAILURES_PER_MINUTE failures in its
  * window is answered 429 with Retry-After before its token is even compared, the right token
- * included, so the throttle cannot be used as an oracle. A limiter that fails lets the check
- * go on (fail open, logged), as every limit does.
+ * included, so the throttle cannot be used as an oracle, and the alarm is raised
+ * (`admin.auth_throttled`, throttled to once a minute like every alarm). A limiter that fails
+ * lets the check go on (fail open, logged), as every limit does.
  */
 export async function checkAdmin(request: Request, config: ResolvedConfig, guard: AdminGuard | null = null): Promise<Admission> {
   const header = request.headers.get('authorization') ?? '';
@@ -226,5 +227,9 @@ async function adminFailures({ ports, ip, now }: AdminGuard, peek: boolean): Pro
     ports.metrics.limiterFailOpen('public');
     return;
   }
-  if (!decision.allowed) throw rateLimited(decision, 'burst', now);
+  if (!decision.allowed) {
+    // Someone is guessing the operator's token: the alarm (at most once a minute) says from where.
+    ports.alarm.raise('admin.auth_throttled', { ip, failures_per_minute: ADMIN_FAILURES_PER_MINUTE });
+    throw rateLimited(decision, 'burst', now);
+  }
 }
