@@ -117,6 +117,8 @@ describe('minimal deploy entries', () => {
 
   it('lambda exports the handler', async () => {
     process.env.CATALOGUE_STORAGE = 'memory';
+    // Vitest sets BASE_URL=/ in its own environment, which the handler reads: not a public origin.
+    delete process.env.BASE_URL;
     const { handler } = await import('../../examples/deploy/lambda.js');
     const result = await handler({
       version: '0',
