@@ -6,4 +6,8 @@
 import { runHost } from '@catalogue/host-kit';
 import { serve } from './serve.js';
 
-await runHost({ name: `bun ${Bun.version}`, serve }, process.env);
+// A configuration refused at start prints its message, not a stack trace (as the Node host does).
+await runHost({ name: `bun ${Bun.version}`, serve }, process.env).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

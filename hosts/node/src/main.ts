@@ -25,7 +25,7 @@ const runtime: HostRuntime = {
   migrate: true,
 };
 
-function start(): Promise<void> {
+async function start(): Promise<void> {
   if (cluster.isWorker) return runWorker(runtime, process.env);
   return readEnv(process.env).webConcurrency > 1 ? runPrimary(runtime, process.env) : runHost(runtime, process.env);
 }
