@@ -9,6 +9,8 @@
  */
 import { monthOf } from '@catalogue/core';
 import { createServiceFromEnv } from '@catalogue/host-kit';
+import { limiterKeys } from '@catalogue/upstash';
+import { Redis as IORedis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
 import { freePort } from '../hosts/process-host.js';
@@ -49,6 +51,27 @@ async function calls(base: string, key: string, n: number, parallel = 10): Promi
     const batch = Array.from({ length: Math.min(parallel, n - done) }, () => fetch(`${base}${COUNTED}`, { headers: { 'x-api-key': key } }));
     const statuses = await Promise.all(batch.map(async (pending) => (await pending).status));
     expect(statuses.every((status) => status === 200)).toBe(true);
+  }
+}
+
+/** /readyz's status once it is 200, or the last one seen after ~10 s. */
+async function readyAgain(base: string): Promise<number> {
+  let status = 0;
+  for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    status = (await fetch(`${base}/readyz`)).status;
+  }
+  return status;
+}
+
+/** The live month counter in Redis (the default prefix's layout), or null when there is none. */
+async function liveCount(redisUrl: string, customerId: string): Promise<number | null> {
+  const redis = new IORedis(redisUrl);
+  try {
+    const n = await redis.hget(limiterKeys('catalogue:limits').month(customerId, 'live', monthOf(Date.now())), 'n');
+    return n === null ? null : Number(n);
+  } finally {
+    redis.disconnect();
   }
 }
 
@@ -108,8 +131,13 @@ describe('usage survives kills and restarts (docs/decisions.md §8)', () => {
       await redis.kill();
       await calls(host.base, key, 100, 25);
       await redis.start();
+      // The host's connection is back (it reconnects in the background) before it is stopped, so
+      // its close finds Redis answering and must count the buffered calls into the new counter.
+      expect(await readyAgain(host.base)).toBe(200);
       expect(await host.stop()).toBe(0);
       expect(await durable(customerId)).toBe(110);
+      // Redis restarted empty: the counter holds the 100 buffered calls and the 10 it lost, replayed at close.
+      expect(await liveCount(redis.url, customerId)).toBe(110);
       const next = await startNodeHost({ DATABASE_URL: db.url, REDIS_URL: redis.url });
       expect(await usageCalls(next.base, key)).toBe(110);
       expect(await next.stop()).toBe(0);

@@ -86,7 +86,8 @@ export function failOpens(hosts: readonly FleetHost[], marks: readonly number[])
   hosts.forEach((host, i) => {
     for (const record of host.records(marks[i])) {
       if (record.kind !== 'ratelimit.fail_open') continue;
-      const error = String(record.error);
+      // By host and error, so a failing row says which host failed open and why.
+      const error = `${host.name}: ${String(record.error)}`;
       out[error] = (out[error] ?? 0) + 1;
     }
   });

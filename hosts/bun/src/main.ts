@@ -7,5 +7,9 @@ import { runHost } from '@catalogue/host-kit';
 import { bufferedLogger } from '@catalogue/host-kit/buffered-logger';
 import { serve } from './serve.js';
 
-// JSON lines written once per event-loop turn, as on Node (issue 31).
-await runHost({ name: `bun ${Bun.version}`, serve, logger: bufferedLogger }, process.env);
+// JSON lines written once per event-loop turn, as on Node (issue 31). A configuration refused
+// at start prints its message, not a stack trace (as the Node host does).
+await runHost({ name: `bun ${Bun.version}`, serve, logger: bufferedLogger }, process.env).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ApiError, errorResponse, newRequestId, type RequestContextInput, type Service } from '@catalogue/core';
+import { ApiError, errorResponse, newRequestId, type RequestContextInput, type Service, securityHeaders } from '@catalogue/core';
 
 const require = createRequire(import.meta.url);
 
@@ -53,10 +53,14 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/** The dashboard pages' hardening (issue 30, 5): never framed, not sniffed; Swagger UI's scripts and styles are files of this origin. */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'",
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
 };
+
+const NOSNIFF = { 'x-content-type-options': 'nosniff' };
 
 /** An absolute URL whose path is /docs or under it. */
 const DOCS_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/docs(?:[/?#]|$)/i;
@@ -80,7 +84,7 @@ export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-
     const { pathname } = new URL(request.url);
     if (pathname !== '/docs' && pathname !== '/docs/' && !pathname.startsWith('/docs/assets/')) return null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse(new ApiError(405, 'method_not_allowed', { allow: ['GET', 'HEAD'] }, { allow: 'GET, HEAD' }), newRequestId());
+      return errorResponse(new ApiError(405, 'method_not_allowed', { allow: ['GET', 'HEAD'] }, { allow: 'GET, HEAD' }), newRequestId(), { ...NOSNIFF });
     }
     const body = (content: BodyInit) => (request.method === 'HEAD' ? null : content);
     if (pathname === '/docs' || pathname === '/docs/') {
@@ -90,17 +94,20 @@ export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-
     if (name === 'init.js')
       return new Response(body(INIT_JS), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS } });
     const type = ASSETS[name];
-    if (!type) return errorResponse(new ApiError(404, 'route_not_found'), newRequestId());
+    if (!type) return errorResponse(new ApiError(404, 'route_not_found'), newRequestId(), { ...NOSNIFF });
     return new Response(body(asset(name) as BodyInit), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } });
   };
 }
 
 /** The service with the reference page in front of it. */
 export function withDocs(service: Service, docs: DocsHandler = createDocsHandler()): Service {
+  // HSTS under an https BASE_URL, as the service's own answers carry it.
+  const transport = securityHeaders(service.config.baseUrl)['strict-transport-security'];
   return {
     ...service,
     fetch: (request: Request, context?: RequestContextInput) => {
       const page = docs(request);
+      if (page && transport) page.headers.set('strict-transport-security', transport);
       return page ? Promise.resolve(page) : service.fetch(request, context);
     },
   };

@@ -28,7 +28,7 @@ const runtime: HostRuntime = {
   logger: bufferedLogger,
 };
 
-function start(): Promise<void> {
+async function start(): Promise<void> {
   if (cluster.isWorker) return runWorker(runtime, process.env);
   return readEnv(process.env).webConcurrency > 1 ? runPrimary(runtime, process.env) : runHost(runtime, process.env);
 }

@@ -7,6 +7,7 @@ import { readFormOrJson } from '../billing/form-body.js';
 import { ApiError } from '../http/api-error.js';
 import { route } from '../http/route.js';
 import { TIER_IDS, TIERS } from '../tiers.js';
+import { EmailSchema } from '../validation/email.js';
 import { detailsOf } from '../validation/issues.js';
 import { billingUnavailablePage, wantsHtml } from './billing-unavailable-page.js';
 
@@ -14,7 +15,7 @@ export const SELF_SERVE_TIERS = TIER_IDS.filter((t) => !TIERS[t].contract);
 
 export const SignupRequestSchema = v.object({
   tier: v.picklist(SELF_SERVE_TIERS, `must be one of ${SELF_SERVE_TIERS.join(', ')}`),
-  email: v.pipe(v.string('must be a string'), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)),
+  email: EmailSchema,
 });
 
 export const signupRoute = route({

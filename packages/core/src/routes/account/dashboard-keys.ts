@@ -19,7 +19,7 @@ export const dashboardKeysRoute = route({
   responses: { 200: { description: '{keys: [{id, display_prefix, environment, status, created_at}], revealed: [{id, key}]}' } },
   errors: ['unauthorized'],
   async handler({ request, ports, config, now }) {
-    const customer = await sessionCustomer(request, ports, now);
+    const customer = await sessionCustomer(request, ports, now, config);
     const revealed: Array<{ id: string; key: string }> = [];
     if (config.secretKey) {
       for (const row of await ports.accounts.takeReveals(customer.id, new Date(now))) {

@@ -21,7 +21,7 @@ export const dashboardSettingsRoute = route({
   errors: ['unauthorized', 'invalid_body'],
   async handler({ request, ports, config, now }) {
     requireSameOrigin(request, config);
-    const customer = await sessionCustomer(request, ports, now);
+    const customer = await sessionCustomer(request, ports, now, config);
     const parsed = v.safeParse(SettingsRequestSchema, await readFormOrJson(request, 1024));
     if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
     if (TIERS[customer.tier].contract)
