@@ -33,6 +33,16 @@ const BODY = html`<h1>Your Music Catalogue API dashboard</h1>
 <thead><tr><th scope="col">Key prefix</th><th scope="col">Environment</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
 <tbody id="keys-body"></tbody>
 </table>
+<form id="create-key-form" aria-labelledby="create-key-heading">
+<h3 id="create-key-heading">Create a key</h3>
+<p>Each integration can have its own key; an account holds at most 5 active keys.</p>
+<fieldset>
+<legend>Environment</legend>
+<input type="radio" id="create-live" name="environment" value="live" checked> <label for="create-live">Live (<code>ck_live_</code>, for production)</label><br>
+<input type="radio" id="create-test" name="environment" value="test"> <label for="create-test">Test (<code>ck_test_</code>, the sandbox)</label>
+</fieldset>
+<p><button type="submit">Create key</button></p>
+</form>
 </section>
 
 <section aria-labelledby="usage-heading">

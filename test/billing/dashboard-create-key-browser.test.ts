@@ -1,0 +1,127 @@
+/**
+ * Issue 30 item 7 in Debian's Chromium: a customer who revokes keys is warned before the last
+ * active one goes, and can always create a new key (live or test), shown once; the sixth active
+ * key is refused with a sentence the page shows. The Node host's server on a loopback port; the
+ * session is started in the store directly (the sign-in flow has its own browser test).
+ */
+import { createHash } from 'node:crypto';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { issueCustomerKey } from '@catalogue/core';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
+import { type BillingHarness, createBillingHarness } from './support/billing-harness.js';
+import { type StripeApiStandIn, startStripeApi } from './support/stripe-api-server.js';
+
+const NOW = new Date('2026-03-10T12:00:00Z');
+const keyShape = /ck_(?:live|test)_[0-9A-Za-z]{32}/;
+
+let stripeApi: StripeApiStandIn;
+let h: BillingHarness;
+let running: RunningServer;
+let browser: Browser;
+let base: string;
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  stripeApi = await startStripeApi();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  h = createBillingHarness({ stripeApi, mailer: { send: async () => undefined }, baseUrl: base });
+  running = await listen(createNodeServer(h.service, { trustProxy: false }), port, '127.0.0.1', 1000);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await running?.close();
+  await stripeApi?.close();
+});
+
+const apiStatus = async (key: string) => (await fetch(`${base}/api/v1/usage`, { headers: { 'x-api-key': key } })).status;
+
+describe('dashboard: create a key, and a warning before the last one is revoked', () => {
+  it('warns on the last active key, creates live and test keys shown once, refuses a sixth', async () => {
+    const issued = await issueCustomerKey(h.accounts, { email: 'keys@example.com', tier: 'self_serve_299', environment: 'live' }, NOW);
+    const token = 'browser-session-token-for-create-key';
+    await h.accounts.createSession({
+      hash: createHash('sha256').update(`catalogue:token:${token}`).digest('hex'),
+      customer_id: issued.customer.id,
+      created_at: NOW,
+      expires_at: new Date(NOW.getTime() + 86_400_000),
+    });
+    const context = await browser.newContext();
+    await context.addCookies([{ name: 'catalogue_session', value: token, url: base, httpOnly: true, sameSite: 'Strict' }]);
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.goto(`${base}/dashboard`);
+    await expect.poll(() => page.locator('#keys-body tr').count()).toBe(1);
+
+    // Revoking the only active key says that it is the last one before it goes.
+    await page.getByRole('button', { name: `Revoke key ${issued.plaintext.slice(0, 12)}` }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toContain('revoked');
+    expect(dialogs[0]).toContain('last active key');
+    expect(await apiStatus(issued.plaintext)).toBe(401);
+
+    // Not locked out: a new live key, shown once and working at once.
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.locator('#reveal').isVisible()).toBe(true);
+    const live = (await page.locator('#reveal-key').textContent()) ?? '';
+    expect(live).toMatch(/^ck_live_/);
+    expect(await apiStatus(live)).toBe(200);
+    await page.reload();
+    await expect.poll(() => page.locator('#keys-body tr').count()).toBe(2);
+    expect(await page.content()).not.toMatch(keyShape);
+
+    // A test key too; four more reach the cap of five active keys, and the sixth is refused.
+    await page.getByLabel(/^Test/).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.locator('#reveal-key').textContent()).toMatch(/^ck_test_/);
+    const test = (await page.locator('#reveal-key').textContent()) ?? '';
+    expect(await apiStatus(test)).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await expect.poll(() => page.locator('#keys-body tr').count()).toBe(4 + i);
+    }
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toContain('5 active keys');
+    expect(await page.locator('#keys-body tr').count()).toBe(6);
+
+    // Revoking one of several active keys keeps the ordinary question.
+    await page.getByRole('button', { name: `Revoke key ${live.slice(0, 12)}` }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toContain(`Key ${live.slice(0, 12)} revoked`);
+    expect(dialogs.at(-1)).not.toContain('last active key');
+    await context.close();
+
+    // The route keeps the dashboard's CSRF check: no Origin (or another one), no key.
+    const cookie = `catalogue_session=${token}`;
+    const body = JSON.stringify({ environment: 'live' });
+    for (const origin of [null, 'https://evil.example']) {
+      const headers: Record<string, string> = { cookie, 'content-type': 'application/json' };
+      if (origin) headers.origin = origin;
+      expect((await fetch(`${base}/api/dashboard/keys`, { method: 'POST', headers, body })).status).toBe(401);
+    }
+    const bad = await fetch(`${base}/api/dashboard/keys`, {
+      method: 'POST',
+      headers: { cookie, origin: base, 'content-type': 'application/json' },
+      body: '{"environment":"prod"}',
+    });
+    expect(bad.status).toBe(400);
+    expect(h.logs.some((r) => r.kind === 'dashboard.key_created')).toBe(true);
+    expect(JSON.stringify(h.logs)).not.toContain(live);
+  }, 60_000);
+});
