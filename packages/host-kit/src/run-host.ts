@@ -7,6 +7,7 @@
  */
 import { consoleLogger, type Logger, type Service } from '@catalogue/core';
 import { banner, demoKeyFor, demoSecrets, demoSecretsWanted } from './demo.js';
+import { withDocs } from './docs.js';
 import { type HostEnv, readEnv } from './env.js';
 import { type JobSchedule, scheduleJobs } from './jobs.js';
 import type { ServedHost, ServeOptions } from './serve.js';
@@ -22,7 +23,7 @@ export interface HostRuntime {
   scheduleJobs?(service: Service, logger: Logger): JobSchedule;
   /** Storage the host opens itself instead of the one the environment names (the Node host's embedded PGlite). */
   openStorage?(env: HostEnv, logger: Logger): Promise<HostStorage | undefined>;
-  /** Requests the host answers before the service (the Node host's /docs). */
+  /** Requests the host answers before the service; default withDocs (the API reference at /docs, every runtime). */
   wrap?(service: Service): Service;
   /** Apply pending migrations on a database (the Node host does; the others migrate per deploy). */
   migrate?: boolean;
@@ -66,7 +67,7 @@ export async function serveFromEnv(
   const storage = await runtime.openStorage?.(env, logger);
   const secrets = demoSecretsWanted(env) ? demoSecrets(env.dataDir) : {};
   const hosted = await createServiceFromEnv(source, { logger, migrate, ...(storage ? { storage } : {}), ...secrets });
-  const served = await runtime.serve(runtime.wrap?.(hosted.service) ?? hosted.service, {
+  const served = await runtime.serve((runtime.wrap ?? withDocs)(hosted.service), {
     port: env.port,
     hostname: '0.0.0.0',
     trustProxy: env.trustProxy,

@@ -1,5 +1,6 @@
 /**
- * The public API reference at /docs: Swagger UI's standalone bundle from the `swagger-ui-dist`
+ * The public API reference at /docs, on every host that runs runHost (Node, Bun, Deno; issue 30
+ * item 9): Swagger UI's standalone bundle from the `swagger-ui-dist`
  * package (installed from npm, served from this host; no CDN), pointed at /api/v1/openapi.json
  * with /api/v2/openapi.json one click away. Everything else goes to the core, including the
  * migration guide at /docs/migration. The page's own script is a file too, so a strict
@@ -9,8 +10,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ApiError, errorResponse, newRequestId, type RequestContextInput, type Service } from '@catalogue/core';
-
-const require = createRequire(import.meta.url);
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -58,13 +57,18 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
+/** Where npm installed `swagger-ui-dist` (Node, Bun and Deno resolve it alike from node_modules). */
+function swaggerUiDist(): string {
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
 /** An absolute URL whose path is /docs or under it. */
 const DOCS_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/docs(?:[/?#]|$)/i;
 
 export type DocsHandler = (request: Request) => Response | null;
 
 /** Answers /docs and /docs/assets/*; null for every other request. Assets are read once, lazily. */
-export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-dist/package.json'))): DocsHandler {
+export function createDocsHandler(distDir = swaggerUiDist()): DocsHandler {
   const cache = new Map<string, Uint8Array>();
   const asset = (name: string) => {
     let bytes = cache.get(name);
