@@ -99,12 +99,26 @@ export function createDocsHandler(distDir = swaggerUiDist()): DocsHandler {
   };
 }
 
-/** The service with the reference page in front of it. */
+/** An absolute URL whose path is `/` (any query). */
+const ROOT_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/?(?:[?#]|$)/i;
+
+/**
+ * `GET /` (and HEAD): 302 to the reference for a browser (Accept names text/html), to the JSON
+ * root index `/api/v1` for any other client; the service has no resource at `/` itself (issue 30
+ * item 13, docs/decisions.md §3). null for every other request.
+ */
+export function rootRedirect(request: Request): Response | null {
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || !ROOT_PATH.test(request.url)) return null;
+  const browser = /\btext\/html\b/i.test(request.headers.get('accept') ?? '');
+  return new Response(null, { status: 302, headers: { location: browser ? '/docs' : '/api/v1', vary: 'Accept', 'cache-control': 'no-cache' } });
+}
+
+/** The service with the reference page (and the redirect from `/` to it) in front of it. */
 export function withDocs(service: Service, docs: DocsHandler = createDocsHandler()): Service {
   return {
     ...service,
     fetch: (request: Request, context?: RequestContextInput) => {
-      const page = docs(request);
+      const page = docs(request) ?? rootRedirect(request);
       return page ? Promise.resolve(page) : service.fetch(request, context);
     },
   };

@@ -40,6 +40,7 @@ export async function runHost(runtime: HostRuntime, source: Record<string, strin
   process.stdout.write(
     banner({
       url: served.url,
+      baseUrl: env.baseUrl,
       runtime: runtime.name,
       adminToken: hosted.adminToken,
       adminTokenGenerated: hosted.adminTokenGenerated,
