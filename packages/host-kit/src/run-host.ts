@@ -35,7 +35,7 @@ export async function runHost(runtime: HostRuntime, source: Record<string, strin
   // Worker processes are the Node host's (hosts/node/src/cluster/); another runtime serves one
   // process here, and several of its processes share a port by reusePort (docs/hosts.md).
   if (env.webConcurrency > 1) logger.log({ level: 'warn', kind: 'host.web_concurrency_ignored', runtime: runtime.name, web_concurrency: env.webConcurrency });
-  const { hosted, served } = await serveFromEnv(runtime, env, source, logger, runtime.migrate ?? false);
+  const { hosted, served, storage } = await serveFromEnv(runtime, env, source, logger, runtime.migrate ?? false);
   const demoKey = await demoKeyFor(env, hosted.accounts, hosted.durable);
   process.stdout.write(
     banner({
@@ -50,7 +50,7 @@ export async function runHost(runtime: HostRuntime, source: Record<string, strin
     }),
   );
   const jobs = (runtime.scheduleJobs ?? scheduleJobs)(hosted.service, logger);
-  exitGracefullyOnSignals(logger, [() => jobs.stop(), () => served.close(), () => hosted.close()]);
+  exitGracefullyOnSignals(logger, [() => storage?.stopping?.(), () => jobs.stop(), () => served.close(), () => hosted.close()]);
 }
 
 /**
@@ -64,7 +64,7 @@ export async function serveFromEnv(
   source: Record<string, string | undefined>,
   logger: Logger,
   migrate: boolean,
-): Promise<{ hosted: HostedService; served: ServedHost }> {
+): Promise<{ hosted: HostedService; served: ServedHost; storage: HostStorage | undefined }> {
   const storage = await runtime.openStorage?.(env, logger);
   const secrets = demoSecretsWanted(env) ? demoSecrets(env.dataDir) : {};
   const hosted = await createServiceFromEnv(source, { logger, migrate, ...(storage ? { storage } : {}), ...secrets });
@@ -74,5 +74,5 @@ export async function serveFromEnv(
     trustProxy: env.trustProxy,
     publicOrigin: env.publicOrigin,
   });
-  return { hosted, served };
+  return { hosted, served, storage };
 }
