@@ -1,5 +1,6 @@
 /**
- * Issue 30 item 7 in Debian's Chromium: a customer who revokes keys is warned before the last
+ * Issue 30 items 7 and 8 in Debian's Chromium: the plan by name and price, the API reference
+ * linked; a customer who revokes keys is warned before the last
  * active one goes, and can always create a new key (live or test), shown once; the sixth active
  * key is refused with a sentence the page shows. The Node host's server on a loopback port; the
  * session is started in the store directly (the sign-in flow has its own browser test).
@@ -7,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { issueCustomerKey } from '@catalogue/core';
+import { createTestService } from '@catalogue/core/memory';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
@@ -70,6 +72,10 @@ describe('dashboard: create a key, and a warning before the last one is revoked'
     });
     await page.goto(`${base}/dashboard`);
     await expect.poll(() => page.locator('#keys-body tr').count()).toBe(1);
+    // The plan by its name and price (item 8), never the tier id; the API reference one click away.
+    expect(await page.locator('#who').textContent()).toBe('keys@example.com · Self-serve 299 plan, $299 a month · account active');
+    expect(await page.content()).not.toContain('self_serve_299');
+    expect(await page.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/docs');
 
     // Revoking the only active key says that it is the last one before it goes.
     await page.getByRole('button', { name: `Revoke key ${issued.plaintext.slice(0, 12)}` }).click();
@@ -124,4 +130,28 @@ describe('dashboard: create a key, and a warning before the last one is revoked'
     expect(h.logs.some((r) => r.kind === 'dashboard.key_created')).toBe(true);
     expect(JSON.stringify(h.logs)).not.toContain(live);
   }, 60_000);
+
+  it('without Stripe, the plan page tells a buyer in a plain sentence and logs the operator detail', async () => {
+    const t = createTestService();
+    const port = await freePort();
+    const plain = `http://127.0.0.1:${port}`;
+    const server = await listen(createNodeServer(t.service, { trustProxy: false }), port, '127.0.0.1', 1000);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${plain}/api/signup`);
+      const note = (await page.locator('#billing-unavailable').textContent()) ?? '';
+      expect(note.replace(/\s+/g, ' ')).toBe(
+        "Plans can't be bought on this site yet: online payment is not set up. To get an API key now, contact the team that runs this service.",
+      );
+      await page.getByLabel('E-mail for your key').first().fill('buyer@example.com');
+      await page.getByRole('button', { name: 'Subscribe for $49' }).click();
+      await page.getByRole('heading', { name: 'Billing is not configured' }).waitFor();
+      for (const text of [await page.content(), note]) expect(text).not.toMatch(/STRIPE_|admin\/keys|ck_test_/);
+      expect(t.logs).toContainEqual(expect.objectContaining({ kind: 'billing.not_configured', detail: expect.stringContaining('STRIPE_SECRET_KEY') }));
+    } finally {
+      await context.close();
+      await server.close();
+    }
+  });
 });

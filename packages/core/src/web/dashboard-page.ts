@@ -19,6 +19,7 @@ const BODY = html`<h1>Your Music Catalogue API dashboard</h1>
 
 <div id="account" hidden>
 <p id="who"></p>
+<p>Calling the API: send a key in the <code>X-API-Key</code> header. Every route and answer is in the <a href="/docs">API reference</a> (<a href="/api/v1/openapi.json">OpenAPI description</a>).</p>
 <section id="reveal" hidden tabindex="-1" role="region" aria-labelledby="reveal-label" class="notice">
 <p id="reveal-label"></p>
 <p><code id="reveal-key" class="key"></code></p>

@@ -15,7 +15,7 @@ interface KeyView {
 }
 
 interface KeysAnswer {
-  customer: { email: string; tier: string; status: string };
+  customer: { email: string; tier: string; plan: { name: string; price_usd_per_month: number }; status: string };
   keys: KeyView[];
   revealed: Array<{ id: string; key: string }>;
 }
@@ -123,7 +123,8 @@ async function loadKeys(): Promise<boolean> {
   }
   show('signin', false);
   show('account', true);
-  $('who').textContent = `${data.customer.email} · ${data.customer.tier} · ${data.customer.status}`;
+  const { email, plan, status: accountStatus } = data.customer;
+  $('who').textContent = `${email} · ${plan.name} plan, $${count(plan.price_usd_per_month)} a month · account ${accountStatus}`;
   currentKeys = data.keys;
   renderKeys(data.keys);
   const [first] = data.revealed;
