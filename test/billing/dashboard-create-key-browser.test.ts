@@ -6,12 +6,13 @@
  * session is started in the store directly (the sign-in flow has its own browser test).
  */
 import { createHash } from 'node:crypto';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { issueCustomerKey } from '@catalogue/core';
 import { createTestService } from '@catalogue/core/memory';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
+import { freePort } from '../hosts/process-host.js';
+import { launchChromium } from '../support/chromium.js';
 import { type BillingHarness, createBillingHarness } from './support/billing-harness.js';
 import { type StripeApiStandIn, startStripeApi } from './support/stripe-api-server.js';
 
@@ -24,24 +25,13 @@ let running: RunningServer;
 let browser: Browser;
 let base: string;
 
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   stripeApi = await startStripeApi();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   h = createBillingHarness({ stripeApi, mailer: { send: async () => undefined }, baseUrl: base });
   running = await listen(createNodeServer(h.service, { trustProxy: false }), port, '127.0.0.1', 1000);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -90,12 +90,9 @@ function script(kind: 'esm' | 'cjs'): string {
     const data = JSON.parse(readFileSync('catalogue.json', 'utf8'));
     // Pages of one master: more pages than the writer computes on its own thread.
     const writer = createPostgresWriter(sql, { databaseUrl: url, pageSize: 1 });
-    await writer.writeArtists(data.artists);
-    await writer.writeLabels(data.labels);
-    await writer.writeReleases(data.releases);
-    await writer.writeMasters(data.masters);
-    await writer.writeFestivals(data.festivals);
-    await writer.writeBandcamp(data.bandcamp);
+    for (const table of ['artists', 'labels', 'releases', 'masters', 'festivals', 'bandcamp']) {
+      await writer['write' + table[0].toUpperCase() + table.slice(1)](data[table]);
+    }
     await writer.finish();
     const [row] = await sql\`SELECT (SELECT count(*)::int FROM master_records) AS records, (SELECT count(*)::int FROM search_documents) AS documents\`;
     await sql.end();

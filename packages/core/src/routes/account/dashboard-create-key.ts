@@ -5,12 +5,11 @@
  */
 import * as v from 'valibot';
 import { requireSameOrigin, sessionCustomer } from '../../billing/dashboard-session.js';
-import { readFormOrJson } from '../../billing/form-body.js';
+import { readValidBody } from '../../billing/form-body.js';
 import { newKeyRecord } from '../../gate/issue-key.js';
 import { ApiError } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
-import { detailsOf } from '../../validation/issues.js';
 import { keyView, NO_STORE } from './dashboard-key.js';
 
 /** Active keys a customer may hold at once; one per integration, and a spare for a rotation. */
@@ -30,9 +29,8 @@ export const dashboardCreateKeyRoute = route({
   async handler({ request, ports, config, now }) {
     requireSameOrigin(request, config);
     const customer = await sessionCustomer(request, ports, now);
-    const parsed = v.safeParse(CreateKeyRequestSchema, await readFormOrJson(request, 1024));
-    if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
-    const { plaintext, record } = newKeyRecord(parsed.output.environment, new Date(now));
+    const body = await readValidBody(request, CreateKeyRequestSchema, 1024);
+    const { plaintext, record } = newKeyRecord(body.environment, new Date(now));
     const created = await ports.accounts.addKeyCapped(customer.id, record, MAX_ACTIVE_KEYS);
     if (!created) {
       throw new ApiError(400, 'invalid_body', {
