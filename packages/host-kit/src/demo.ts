@@ -119,11 +119,12 @@ export function banner(info: BannerInfo): string {
       ? `  admin token:  ${info.adminToken}`
       : '  admin routes: enabled (ADMIN_TOKEN from the environment)';
   // BASE_URL, not the bound address: the address the service's own links and mails carry (issue 30 item 13).
-  const url = info.baseUrl ?? info.url;
+  // (A BASE_URL that is no absolute URL is not an address to print: the bound one then.)
+  const url = info.baseUrl && URL.canParse(info.baseUrl) ? info.baseUrl : info.url;
   const lines = ['', `  catalogue (${info.runtime}) is listening on ${url}`];
   const boundPort = new URL(info.url).port;
   // Behind a proxy BASE_URL names another port: say which one this process listens on.
-  if (URL.canParse(url) && new URL(url).port !== boundPort) lines.push(`  local port:   ${boundPort} (all interfaces)`);
+  if (new URL(url).port !== boundPort) lines.push(`  local port:   ${boundPort} (all interfaces)`);
   lines.push(`  storage: ${info.storage}   limits: ${info.limiter}`, '', admin);
   if (info.demoKey) {
     lines.push(
