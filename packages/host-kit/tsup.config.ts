@@ -8,4 +8,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'es2022',
+  // import.meta.url in the CommonJS build too (docs.ts resolves swagger-ui-dist from it).
+  shims: true,
 });

@@ -65,5 +65,7 @@ export async function runPrimary(runtime: HostRuntime, source: Record<string, st
   const { url, storage, limiter } = first;
   // No generated admin token here: a demo that generates one has no DATABASE_URL, refused above.
   const adminToken = env.adminToken;
-  process.stdout.write(banner({ url, storage, limiter, runtime: `${runtime.name}, ${workers} workers`, adminToken, adminTokenGenerated: false, demoKey }));
+  process.stdout.write(
+    banner({ url, baseUrl: env.baseUrl, storage, limiter, runtime: `${runtime.name}, ${workers} workers`, adminToken, adminTokenGenerated: false, demoKey }),
+  );
 }

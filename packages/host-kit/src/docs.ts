@@ -1,5 +1,6 @@
 /**
- * The public API reference at /docs: Swagger UI's standalone bundle from the `swagger-ui-dist`
+ * The public API reference at /docs, on every host that runs runHost (Node, Bun, Deno; issue 30
+ * item 9): Swagger UI's standalone bundle from the `swagger-ui-dist`
  * package (installed from npm, served from this host; no CDN), pointed at /api/v1/openapi.json
  * with /api/v2/openapi.json one click away. Everything else goes to the core, including the
  * migration guide at /docs/migration. The page's own script is a file too, so a strict
@@ -9,8 +10,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ApiError, errorResponse, newRequestId, type RequestContextInput, type Service, securityHeaders } from '@catalogue/core';
-
-const require = createRequire(import.meta.url);
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -62,13 +61,18 @@ const SECURITY_HEADERS = {
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
 
+/** Where npm installed `swagger-ui-dist` (Node, Bun and Deno resolve it alike from node_modules). */
+function swaggerUiDist(): string {
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
 /** An absolute URL whose path is /docs or under it. */
 const DOCS_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/docs(?:[/?#]|$)/i;
 
 export type DocsHandler = (request: Request) => Response | null;
 
 /** Answers /docs and /docs/assets/*; null for every other request. Assets are read once, lazily. */
-export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-dist/package.json'))): DocsHandler {
+export function createDocsHandler(distDir = swaggerUiDist()): DocsHandler {
   const cache = new Map<string, Uint8Array>();
   const asset = (name: string) => {
     let bytes = cache.get(name);
@@ -99,14 +103,28 @@ export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-
   };
 }
 
-/** The service with the reference page in front of it. */
+/** An absolute URL whose path is `/` (any query). */
+const ROOT_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/?(?:[?#]|$)/i;
+
+/**
+ * `GET /` (and HEAD): 302 to the reference for a browser (Accept names text/html), to the JSON
+ * root index `/api/v1` for any other client; the service has no resource at `/` itself (issue 30
+ * item 13, docs/decisions.md §3). null for every other request.
+ */
+export function rootRedirect(request: Request): Response | null {
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || !ROOT_PATH.test(request.url)) return null;
+  const browser = /\btext\/html\b/i.test(request.headers.get('accept') ?? '');
+  return new Response(null, { status: 302, headers: { location: browser ? '/docs' : '/api/v1', vary: 'Accept', 'cache-control': 'no-cache' } });
+}
+
+/** The service with the reference page (and the redirect from `/` to it) in front of it. */
 export function withDocs(service: Service, docs: DocsHandler = createDocsHandler()): Service {
   // HSTS under an https BASE_URL, as the service's own answers carry it.
   const transport = securityHeaders(service.config.baseUrl)['strict-transport-security'];
   return {
     ...service,
     fetch: (request: Request, context?: RequestContextInput) => {
-      const page = docs(request);
+      const page = docs(request) ?? rootRedirect(request);
       if (page && transport) page.headers.set('strict-transport-security', transport);
       return page ? Promise.resolve(page) : service.fetch(request, context);
     },
