@@ -25,7 +25,9 @@ const PUBLISHABLE = readdirSync(join(ROOT, 'packages'))
 
 async function exec(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    // Vitest sets BASE_URL=/ in its own environment; a host refuses a relative BASE_URL at start.
+    const { BASE_URL: _vitestBaseUrl, ...env } = process.env;
+    const { stdout, stderr } = await run(command, args, { cwd, maxBuffer: 32 * 1024 * 1024, env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' } });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
