@@ -132,8 +132,7 @@ async function stormRound(round: number): Promise<RoundOutcome> {
 }
 
 async function settled(check: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let waited = 0; !check() && waited < ms; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
 beforeAll(async () => {
