@@ -21,10 +21,11 @@
 import { issueCustomerKey, type LogRecord } from '@catalogue/core';
 import { createServiceFromEnv, type HostedService } from '@catalogue/host-kit';
 import { connectPostgres, createPostgresAccounts, createPostgresCatalogue, guardFor, migrate, type QueryGuard } from '@catalogue/postgres';
-import postgres, { type Sql } from 'postgres';
+import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
 import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
+import { lockTable } from '../support/table-lock.js';
 
 const ADMIN_TOKEN = 'storm-admin-token-0123456789abcdef';
 const ROUNDS = 3;
@@ -77,20 +78,8 @@ async function usage(key: string, signal?: AbortSignal): Promise<Answer | 'gave-
 
 /** Holds the lock on api_keys for `ms` from a session of its own; resolves once it is held. */
 async function holdKeyTableLock(ms: number): Promise<{ released: Promise<void> }> {
-  const locker = postgres(db.url, { max: 1, onnotice: () => undefined });
-  let held!: () => void;
-  const isHeld = new Promise<void>((resolve) => {
-    held = resolve;
-  });
-  const released = locker
-    .begin(async (tx) => {
-      await tx`LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE`;
-      held();
-      await new Promise((resolve) => setTimeout(resolve, ms));
-    })
-    .then(() => locker.end({ timeout: 5 }));
-  await isHeld;
-  return { released };
+  const lock = await lockTable(db.url, 'api_keys');
+  return { released: new Promise((resolve) => setTimeout(resolve, ms)).then(() => lock.release()) };
 }
 
 interface RoundOutcome {

@@ -7,12 +7,12 @@
  */
 import type { LogRecord } from '@catalogue/core';
 import { createServiceFromEnv, type HostedService } from '@catalogue/host-kit';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
 import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../conformance/databases.js';
 import { issueKeyOverHttp } from '../support/admin-keys.js';
 import { fixtureData } from '../support/fixture-data.js';
+import { lockTable } from '../support/table-lock.js';
 
 const ADMIN_TOKEN = 'terminate-admin-token-0123456789ab';
 const PATHS = ['/api/v1/masters/113', '/api/v1/search?q=moments', '/api/v1/usage', '/api/v1/artist/discogs:7', '/api/v1/facets?facets=genre'];
@@ -56,27 +56,11 @@ describe('backends terminated under load', () => {
     // One call whose key lookup waits on a locked api_keys when its backend is terminated: a
     // fresh key, so no cache answers it.
     const fresh = await issueKeyOverHttp(running.url, ADMIN_TOKEN, { email: 'fresh@example.com' });
-    const locker = postgres(db.url, { max: 1, onnotice: () => undefined });
-    let unlock!: () => void;
-    const unlocked = new Promise<void>((resolve) => {
-      unlock = resolve;
-    });
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const lock = locker.begin(async (tx) => {
-      await tx`LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE`;
-      locked();
-      await unlocked;
-    });
-    await isLocked;
+    const lock = await lockTable(db.url, 'api_keys');
     const pending = fetch(`${running.url}/api/v1/usage`, { headers: { 'x-api-key': fresh } });
     expect(await terminateWaitingBackends()).toBeGreaterThan(0);
     const lost = await pending;
-    unlock();
-    await lock;
-    await locker.end({ timeout: 5 });
+    await lock.release();
     expect(lost.status).toBe(503);
     expect(lost.headers.get('retry-after')).toBe('5');
     expect(await lost.json()).toMatchObject({ error: 'database_unavailable' });
