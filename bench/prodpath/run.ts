@@ -17,6 +17,9 @@
  * BENCH_BASELINE_ROOT=<another checkout, its npm ci done> adds "base host": that checkout's host
  * on the same PostgreSQL + Redis, in the same interleaved rounds, so a change is measured
  * against main in one run on one machine state (`base-host` in BENCH_TARGETS).
+ * BENCH_LOG_LEVEL (default error: no access log) is every host's LOG_LEVEL, the base host's too:
+ * `info` measures the hosts with their access log on, one JSON line per request on stdout, which
+ * this process reads as a log shipper would (issue 31).
  * Beside req/s it prints the CPU each request cost in the target's process, the PostgreSQL
  * backends and Redis (cpu.ts): the figure that holds still when other work shares the cores.
  *
@@ -48,6 +51,7 @@ const targetKey = (name: string) => name.toLowerCase().replace(/[^a-z+]/g, '');
 const ONLY = process.env.BENCH_TARGETS?.split(',').map(targetKey);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'error';
 
 type TargetName = 'bare' | 'bare+pg' | 'host' | 'host, 2 workers' | 'host, no redis' | 'base host';
 const TARGET_NAMES: TargetName[] = ['bare', 'bare+pg', 'host', 'host, 2 workers', 'host, no redis', 'base host'];
@@ -78,7 +82,13 @@ function spawnListening(command: string, args: string[], env: Record<string, str
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/listening on/i.test(output)) resolve(child);
+      if (!/listening on/i.test(output)) return;
+      // From here on the output is read and dropped: kept and searched per chunk, a host's
+      // access log (BENCH_LOG_LEVEL=info) made this process's cost grow with all it had logged.
+      child.stdout?.off('data', onData).resume();
+      child.stderr?.off('data', onData).resume();
+      output = '';
+      resolve(child);
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
@@ -109,7 +119,7 @@ async function hostTarget(runtime: 'node' | 'bun', env: Record<string, string>, 
   const [command, plain] = commandFor(runtime);
   const args = profiled(runtime, plain);
   const cleared = { BASE_URL: undefined, CATALOGUE_STORAGE: undefined, REDIS_URL: undefined, UPSTASH_REDIS_REST_URL: undefined };
-  const child = await spawnListening(command, args, { ...cleared, PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'error', NO_COLOR: '1', ...env }, root);
+  const child = await spawnListening(command, args, { ...cleared, PORT: String(port), ADMIN_TOKEN, LOG_LEVEL, NO_COLOR: '1', ...env }, root);
   const url = `http://127.0.0.1:${port}`;
   const issued = await fetch(`${url}/api/v1/admin/keys`, {
     method: 'POST',
@@ -226,7 +236,9 @@ async function main(): Promise<void> {
     }
 
     const table = resultFile('prodpath');
-    table.log(`GET /api/v1/masters/{id} (200 ids), ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s (medians)`);
+    table.log(
+      `GET /api/v1/masters/{id} (200 ids), ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s (medians); hosts at LOG_LEVEL=${LOG_LEVEL}${LOG_LEVEL === 'info' ? ' (access log on)' : ''}`,
+    );
     for (const runtime of RUNTIMES) {
       const of = (name: TargetName) => {
         const mine = samples.get(targets.find((t) => t.runtime === runtime && t.name === name) as Target) ?? [];

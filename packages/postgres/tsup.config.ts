@@ -8,4 +8,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'es2022',
+  // import.meta.url in the CommonJS build too: the worker threads are found from it (issue 30 item 11).
+  shims: true,
 });

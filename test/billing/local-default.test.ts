@@ -16,9 +16,10 @@ import {
   createTestService,
 } from '@catalogue/core/memory';
 import { createServiceFromEnv } from '@catalogue/host-kit';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fixtureData } from '../support/fixture-data.js';
 import { expectError } from '../support/service.js';
+import { followSignInLink } from '../support/sign-in-link.js';
 
 const BASE = 'http://localhost:8080';
 
@@ -26,29 +27,30 @@ describe('the local default without Stripe or a mail server', () => {
   it('prints a sign-in link in the log that signs in to the dashboard', async () => {
     const records: LogRecord[] = [];
     const hosted = await createServiceFromEnv(
-      { CATALOGUE_STORAGE: 'memory', ADMIN_TOKEN: 'local-admin-token', BASE_URL: BASE },
+      { CATALOGUE_STORAGE: 'memory', ADMIN_TOKEN: 'local-admin-token-0123456789abcdef', BASE_URL: BASE },
       { logger: { log: (r) => records.push(r) }, catalogueData: fixtureData() },
     );
     try {
       const fetch = (path: string, init?: RequestInit) => hosted.service.fetch(new Request(`${BASE}${path}`, init));
       const issued = await fetch('/api/v1/admin/keys', {
         method: 'POST',
-        headers: { authorization: 'Bearer local-admin-token', 'content-type': 'application/json' },
+        headers: { authorization: 'Bearer local-admin-token-0123456789abcdef', 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'me@example.com', tier: 'self_serve_99' }),
       });
       expect(issued.status).toBe(201);
       const { key } = (await issued.json()) as { key: string };
       const login = await fetch('/api/dashboard/login', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', origin: BASE },
         body: JSON.stringify({ email: 'me@example.com' }),
       });
       expect(login.status).toBe(202);
+      await vi.waitFor(() => expect(records.some((r) => r.kind === 'mail.logged')).toBe(true));
       const mail = records.find((r) => r.kind === 'mail.logged');
       const link = (mail?.links as string[] | undefined)?.find((l) => l.includes('/api/dashboard/session?token='));
       expect(link, JSON.stringify(records)).toBeDefined();
       expect(JSON.stringify(records)).not.toContain(key);
-      const session = await fetch(new URL(link as string).pathname + new URL(link as string).search, { redirect: 'manual' });
+      const session = await followSignInLink(fetch, link as string, BASE);
       expect(session.status).toBe(303);
       const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] as string;
       expect((await fetch('/api/dashboard/keys', { headers: { cookie } })).status).toBe(200);
@@ -68,7 +70,7 @@ describe('the local default without Stripe or a mail server', () => {
     expect(form.headers.get('content-type')).toContain('text/html');
     expect(await form.text()).toContain('Billing is not configured');
     const plans = await (await t.fetch('/api/signup')).text();
-    expect(plans).toContain('Billing is not configured on this server');
+    expect(plans).toContain("Plans can't be bought on this site yet");
     await expectError(
       await t.fetch('/api/signup', {
         method: 'POST',
@@ -101,11 +103,12 @@ describe('the local default without Stripe or a mail server', () => {
     for (let i = 0; i < 3; i++) expect((await fetch('/api/v1/masters/113', { headers: { 'x-api-key': issued.key } })).status).toBe(200);
     await fetch('/api/dashboard/login', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', origin: BASE },
       body: JSON.stringify({ email: 'days@example.com' }),
     });
+    await vi.waitFor(() => expect(mailer.sent.at(-1)?.text).toMatch(/\/api\/dashboard\/session\?token=/));
     const link = mailer.sent.at(-1)?.text.match(/\/api\/dashboard\/session\?token=\S+/)?.[0] as string;
-    const cookie = ((await fetch(link, { redirect: 'manual' })).headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const cookie = ((await followSignInLink(fetch, link, BASE)).headers.get('set-cookie') ?? '').split(';')[0] as string;
     const usage = (await (await fetch('/api/dashboard/usage', { headers: { cookie } })).json()) as {
       days: Array<{ date: string; live: number; test: number }>;
     };

@@ -119,6 +119,25 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
         expect(await accounts.listKeys('cust_missing')).toEqual([]);
       });
 
+      it('creates a key under a cap of active keys, counted at the insert even when creates race', async () => {
+        const { accounts } = store();
+        await accounts.createCustomerWithKey(
+          { id: 'cust_cap', email: 'cap@example.com', name: null, tier: 'self_serve_49', created_at: created },
+          key('key_cap_0', hashOf('cap-0')),
+        );
+        await accounts.revokeKey('cust_cap', 'key_cap_0');
+        // Eight creates at once against a cap of 3: exactly three land, the others change nothing.
+        const made = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => accounts.addKeyCapped('cust_cap', key(`key_cap_${i + 1}`, hashOf(`cap-${i + 1}`), 'test'), 3)),
+        );
+        expect(made.filter((k) => k !== null)).toHaveLength(3);
+        expect(made.find((k) => k !== null)).toMatchObject({ customer_id: 'cust_cap', environment: 'test', status: 'active' });
+        const keys = await accounts.listKeys('cust_cap');
+        expect(keys.filter((k) => k.status === 'active')).toHaveLength(3);
+        expect(keys).toHaveLength(4); // the revoked one does not count toward the cap
+        await expect(accounts.addKeyCapped('cust_missing', key('key_cap_x', hashOf('cap-x')), 3)).rejects.toThrow();
+      });
+
       it('suspends active keys once the grace window has ended', async () => {
         const { accounts, markPastDue } = store();
         await accounts.createCustomerWithKey(

@@ -20,9 +20,8 @@ import { sendRaw } from '../hosts/raw-http.js';
 import { issueKeyOverHttp } from '../support/admin-keys.js';
 import { fixtureData } from '../support/fixture-data.js';
 import { type NodeHostProcess, spawnNodeHost } from '../support/node-host-process.js';
-import { type Call, casesFor, operations, SECRET } from './cases.js';
+import { ADMIN_TOKEN, type Call, casesFor, operations, SECRET } from './cases.js';
 
-const ADMIN_TOKEN = 'test-admin-token';
 const WEBHOOK_SECRET = 'whsec_conformance_0123456789abcdef';
 /** Past at any date this test runs on: the second instance is after the v1 sunset. */
 const SUNSET = '2026-01-01T00:00:00Z';

@@ -7,7 +7,7 @@
 import type { TestService } from '@catalogue/core/memory';
 import { describe, expect, it } from 'vitest';
 import { setup } from '../support/service.js';
-import { type Call, type Ctx, casesFor, INVALID_ONLY, operations, SECRET } from './cases.js';
+import { ADMIN_TOKEN, type Call, type Ctx, casesFor, INVALID_ONLY, operations, SECRET } from './cases.js';
 import { answerOf, createContractChecker, documentsOf } from './support.js';
 
 async function walker(t: TestService) {
@@ -31,7 +31,7 @@ async function walker(t: TestService) {
 
 describe('contract walk', () => {
   it('every documented operation, valid and invalid inputs, answers as documented', async () => {
-    const t = setup({ now: '2026-06-29T12:00:00Z', config: { secretKey: SECRET } });
+    const t = setup({ now: '2026-06-29T12:00:00Z', config: { secretKey: SECRET, adminToken: ADMIN_TOKEN } });
     const docs = await documentsOf(t);
     const { send, ctx } = await walker(t);
     const problems: string[] = [];
@@ -85,7 +85,7 @@ describe('contract walk', () => {
   });
 
   it('after the v1 sunset, the 308 and 410 answers of v1 are the documented ones', async () => {
-    const t = setup({ now: '2026-09-02T00:00:00Z', config: { secretKey: SECRET, cutoverSunsetAt: '2026-09-01T00:00:00Z' } });
+    const t = setup({ now: '2026-09-02T00:00:00Z', config: { secretKey: SECRET, adminToken: ADMIN_TOKEN, cutoverSunsetAt: '2026-09-01T00:00:00Z' } });
     // The v1 document is read before the sunset (afterwards /api/v1/openapi.json itself redirects).
     const { v1 } = await documentsOf(setup({ config: { cutoverSunsetAt: '2026-09-01T00:00:00Z' } }));
     const checker = createContractChecker(v1);
@@ -107,7 +107,7 @@ describe('contract walk', () => {
   });
 
   it('an undocumented response field fails the check (the walk can fail)', async () => {
-    const t = setup({ config: { secretKey: SECRET } });
+    const t = setup({ config: { secretKey: SECRET, adminToken: ADMIN_TOKEN } });
     const { v2 } = await documentsOf(t);
     const checker = createContractChecker(v2);
     const { send } = await walker(t);

@@ -79,6 +79,7 @@ describe('the embedded default in a browser', () => {
     expect(mailLines.join('\n')).not.toMatch(/ck_(?:live|test)_[0-9A-Za-z]{32}/);
 
     await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${BASE}/dashboard`);
     await page.locator('#usage-chart').waitFor();
     expect(await page.locator('#who').textContent()).toContain(DEMO_EMAIL);

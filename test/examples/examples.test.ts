@@ -16,7 +16,7 @@ import { freePort } from '../hosts/process-host.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'node_modules/.bin');
-const ADMIN = 'examples-admin-token';
+const ADMIN = 'examples-admin-token-0123456789abcdef';
 
 async function issueKey(base: string): Promise<string> {
   const res = await fetch(`${base}/api/v1/admin/keys`, {
@@ -116,6 +116,8 @@ describe('minimal deploy entries', () => {
 
   it('lambda exports the handler', async () => {
     process.env.CATALOGUE_STORAGE = 'memory';
+    // Vitest sets BASE_URL=/ in its own environment, which the handler reads: not a public origin.
+    delete process.env.BASE_URL;
     const { handler } = await import('../../examples/deploy/lambda.js');
     const result = await handler({
       version: '0',

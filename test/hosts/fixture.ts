@@ -45,7 +45,7 @@ export interface FixtureCase {
   hostLevel?: boolean;
 }
 
-export const FIXTURE_ADMIN_TOKEN = 'fixture-admin-token-0123456789';
+export const FIXTURE_ADMIN_TOKEN = 'fixture-admin-token-0123456789abcdef';
 /** The host-level cap every host applies (HOST_MAX_BODY_BYTES). */
 export const HOST_CAP = 1_048_576;
 

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../conformance/databases.js';
 
-const ADMIN = 'host-kit-admin-token';
+const ADMIN = 'host-kit-admin-token-0123456789abcdef';
 
 async function issueAndRead(service: { fetch(r: Request): Promise<Response> }): Promise<number> {
   const issued = await service.fetch(

@@ -1,6 +1,6 @@
 /** The shared fixture against one runtime's host process: started once for the whole file. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAnswer } from './answer.js';
+import { checkAnswer, jsonOf, textOf } from './answer.js';
 import { FIXTURE, type FixtureContext } from './fixture.js';
 import { type RunningHost, type Runtime, send, startHost } from './process-host.js';
 import { fixtureContext } from './setup.js';
@@ -26,6 +26,17 @@ export function runFixtureAgainst(runtime: Runtime, more?: (host: () => RunningH
         checkAnswer(await send(host.baseUrl, c.request(ctx)), c.expect(ctx), `${runtime}: ${c.name}`);
       });
     }
+
+    // Every runtime's start script serves the reference that /api/v1 links (issue 30 item 9).
+    it('serves the API reference that /api/v1 links at /docs, with its assets', async () => {
+      const index = jsonOf(await send(host.baseUrl, { method: 'GET', path: '/api/v1' })) as { _links: { docs: string } };
+      const page = await send(host.baseUrl, { method: 'GET', path: new URL(index._links.docs).pathname });
+      checkAnswer(page, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } }, `${runtime}: /docs`);
+      expect(textOf(page)).toContain('swagger-ui');
+      const bundle = await send(host.baseUrl, { method: 'GET', path: '/docs/assets/swagger-ui-bundle.js' });
+      checkAnswer(bundle, { status: 200, headers: { 'content-type': /^text\/javascript/ } }, `${runtime}: /docs bundle`);
+      expect(bundle.body.byteLength).toBeGreaterThan(100_000);
+    });
 
     more?.(() => host);
   });

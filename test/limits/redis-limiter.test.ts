@@ -219,6 +219,27 @@ describe.each(TRANSPORTS)('Redis limiter over %s', (transportName) => {
     }
   });
 
+  it('keeps windows of another length apart, and peeks without counting, as the memory limiter does', async () => {
+    const [a, b] = pair();
+    const memory = createMemoryLimiter();
+    const hour = 3_600_000;
+    const hourStart = Math.floor(JAN_15 / hour) * hour;
+    const steps: Array<[number, { windowMs?: number; peek?: boolean }]> = [
+      [hourStart, { windowMs: hour }],
+      [hourStart + 1, { windowMs: hour, peek: true }],
+      [hourStart + 2, { windowMs: hour }],
+      [hourStart + 3, { windowMs: hour, peek: true }],
+      [hourStart + 4, { windowMs: hour }],
+      [hourStart + 5, {}],
+      [hourStart + 20 * 60_000, { windowMs: hour }],
+      [hourStart + hour + 60_000, { windowMs: hour }],
+    ];
+    for (const [i, [now, window]] of steps.entries()) {
+      const subject = 'login-mail:0123abcd';
+      expect(await (i % 2 ? a : b).admitPublic(subject, 2, now, window), `step ${i}`).toEqual(await memory.admitPublic(subject, 2, now, window));
+    }
+  });
+
   it('falls back from EVALSHA to EVAL when Redis lost its scripts', async () => {
     const [a] = pair();
     await transports[0]!.redis.scriptFlush();

@@ -12,6 +12,8 @@ export function embeddedEnvironment(dataDir: string, extra: Record<string, strin
   const env: Record<string, string | undefined> = { ...process.env, CATALOGUE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
   delete env.DATABASE_URL;
   delete env.ADMIN_TOKEN;
+  // Vitest sets BASE_URL=/ in its own environment: not a public origin (a host refuses it at start).
+  delete env.BASE_URL;
   delete env.CATALOGUE_STORAGE;
   return env;
 }

@@ -18,14 +18,16 @@ export interface HostOnStores {
   stop(): Promise<void>;
 }
 
-export async function startHostOnStores(env: Record<string, string> = {}): Promise<HostOnStores> {
+/** `env` may be made from the host's origin (a BASE_URL naming the port it gets). */
+export async function startHostOnStores(env: Record<string, string> | ((base: string) => Record<string, string>) = {}): Promise<HostOnStores> {
   const db = await createPostgresDatabase({ max: 2 });
   const redis = await createRedisProcess();
   await redis.start();
   const port = await freePort();
-  const host = await spawnNodeHost({ PORT: String(port), DATABASE_URL: db.url, REDIS_URL: redis.url, ...env });
+  const base = `http://127.0.0.1:${port}`;
+  const host = await spawnNodeHost({ PORT: String(port), DATABASE_URL: db.url, REDIS_URL: redis.url, ...(typeof env === 'function' ? env(base) : env) });
   return {
-    base: `http://127.0.0.1:${port}`,
+    base,
     db,
     redis,
     host,

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { withDocs } from '@catalogue/host-kit';
 import { describe, expect, it } from 'vitest';
-import { withDocs } from '../../hosts/node/src/docs.js';
 import { setup } from '../support/service.js';
 
 const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

@@ -6,4 +6,8 @@
 import { runHost } from '@catalogue/host-kit';
 import { cronJobs, serve } from './serve.ts';
 
-await runHost({ name: `deno ${Deno.version.deno}`, serve, scheduleJobs: cronJobs }, Deno.env.toObject());
+// A configuration refused at start prints its message, not a stack trace (as the Node host does).
+await runHost({ name: `deno ${Deno.version.deno}`, serve, scheduleJobs: cronJobs }, Deno.env.toObject()).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  Deno.exit(1);
+});

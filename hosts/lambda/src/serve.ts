@@ -14,13 +14,15 @@ import {
   payloadTooLargeResponse,
   type ServedHost,
   type ServeOptions,
+  type TrustProxy,
 } from '@catalogue/host-kit';
 import { type AlbEvent, type ApiGatewayV1Event, type ApiGatewayV2Event, type HttpResult, kindOf, type LambdaEvent, type ScheduledEvent } from './events.js';
 import { toAlb, toApiGatewayV1, toApiGatewayV2 } from './from-response.js';
 import { type EventOptions, fromAlb, fromApiGatewayV1, fromApiGatewayV2, type IncomingRequest } from './to-request.js';
 
 export interface LambdaHandlerOptions {
-  trustProxy?: boolean;
+  /** TRUST_PROXY (host-kit client-ip.ts): `true` is one proxy in front of the platform's own. */
+  trustProxy?: TrustProxy;
   /** BASE_URL's origin when it is set (HostEnv.publicOrigin): the origin of every request URL. */
   publicOrigin?: string | null;
   maxBodyBytes?: number;

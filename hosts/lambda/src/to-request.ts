@@ -5,11 +5,11 @@
  * X-Forwarded-Proto is the 400 to answer instead, never a thrown "Failed to parse URL".
  */
 import type { ApiError } from '@catalogue/core';
-import { clientIpFrom, requestUrl } from '@catalogue/host-kit';
+import { clientIpFrom, requestUrl, type TrustProxy } from '@catalogue/host-kit';
 import type { AlbEvent, ApiGatewayV1Event, ApiGatewayV2Event, HeaderMap, MultiValueMap } from './events.js';
 
 export interface EventOptions {
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   /** BASE_URL's origin when it is set (HostEnv.publicOrigin). */
   publicOrigin: string | null;
 }
@@ -105,14 +105,16 @@ export function fromAlb(event: AlbEvent, options: EventOptions): IncomingRequest
   const url = urlOf(headers, 'alb.local', event.path, query, options.publicOrigin);
   if (typeof url !== 'string') return url;
   const bytes = bodyOf(event.body, event.isBase64Encoded);
-  // The load balancer appends the address it saw to X-Forwarded-For: that last hop is the peer.
+  // The load balancer appends the address it saw to X-Forwarded-For: that last hop is the peer,
+  // and the hops before it are what TRUST_PROXY may believe (proxies in front of the balancer).
   const hops = (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((hop) => hop.trim())
     .filter(Boolean);
+  const peer = hops.pop();
   return {
     request: requestOf(event.httpMethod, url, headers, bytes),
-    clientIp: clientIpFrom(hops[0], options.trustProxy, hops[hops.length - 1]),
+    clientIp: clientIpFrom(hops.join(', '), options.trustProxy, peer),
     bodyBytes: bytes?.byteLength ?? 0,
   };
 }

@@ -33,6 +33,7 @@ import {
   requestUrl,
   type ServedHost,
   type ServeOptions,
+  type TrustProxy,
 } from '@catalogue/host-kit';
 import { getRequestListener } from '@hono/node-server';
 import { answerClientError } from './client-error.js';
@@ -52,7 +53,7 @@ export function serve(service: Service, options: ServeOptions): Promise<RunningS
   return listen(server, options.port ?? 8080, options.hostname, options.graceMs);
 }
 
-export function clientIpOf(incoming: IncomingMessage, trustProxy: boolean): string {
+export function clientIpOf(incoming: IncomingMessage, trustProxy: TrustProxy): string {
   const forwarded = incoming.headers['x-forwarded-for'];
   return clientIpFrom(Array.isArray(forwarded) ? forwarded[0] : forwarded, trustProxy, incoming.socket.remoteAddress);
 }

@@ -44,6 +44,7 @@ export async function openEmbeddedStorage(dataDir: string, logger: Logger): Prom
     description: `embedded PGlite in ${dataDir}/pg (Discogs samples + generated signals)`,
     probes: [pg.postgresProbe(sql)],
     metricSources: { inFlight: () => ({ primary: guard.inFlight }), outboxDepth: () => pg.outboxDepth(sql) },
+    stopping: () => server.stopping(),
     close: async () => {
       await sql.end({ timeout: 5 });
       await server.stop();

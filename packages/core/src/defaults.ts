@@ -11,12 +11,33 @@ export const noMetrics: Metrics = { request() {}, limiterFailOpen() {} };
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-export function consoleLogger(minLevel: LogLevel = 'info', write: (line: string) => void = (l) => console.log(l)): Logger {
+/**
+ * One JSON line per record: `{"time":"<ISO>",` then `fields` (the same on every line, e.g. a
+ * worker's pid), then the record as it is. What Deno and Lambda (one line per record on stdout,
+ * as its log format expects) log through, and the line format of the Node and Bun hosts'
+ * buffered logger (host-kit's bufferedLogger writes these lines). Nothing is copied per line: the
+ * record is serialised once, the prefix (time and fields) is text, made again only when the
+ * millisecond changes.
+ */
+export function consoleLogger(
+  minLevel: LogLevel = 'info',
+  write: (line: string) => void = (l) => console.log(l),
+  fields: Record<string, string | number> = {},
+): Logger {
   const floor = LEVELS[minLevel];
+  const tagged = JSON.stringify(fields).slice(1, -1);
+  const afterTime = tagged ? `",${tagged},` : '",';
+  let stampedAt = Number.NaN;
+  let prefix = '';
   return {
     log(record: LogRecord) {
       if (LEVELS[record.level] < floor) return;
-      write(JSON.stringify({ time: new Date().toISOString(), ...record }));
+      const now = Date.now();
+      if (now !== stampedAt) {
+        stampedAt = now;
+        prefix = `{"time":"${new Date(now).toISOString()}${afterTime}`;
+      }
+      write(prefix + JSON.stringify(record).slice(1));
     },
   };
 }

@@ -17,6 +17,7 @@ export { ApiError, type ErrorCode, errorResponse, type IssueDetail } from './htt
 export { type AbortProbe, abortProbeOf, CLIENT_GONE } from './http/deadline.js';
 export { newRequestId } from './http/request-id.js';
 export type { Access, Method, Principal, RouteContext, RouteDef } from './http/route.js';
+export { documentHeaders, securityHeaders } from './http/security-headers.js';
 export { buildOpenApi, ERROR_STATUS } from './openapi.js';
 export { strictSchema } from './openapi-schemas.js';
 export type * from './ports/index.js';

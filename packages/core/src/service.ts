@@ -25,6 +25,7 @@ import { represent } from './http/representation.js';
 import { newRequestId } from './http/request-id.js';
 import type { Method, Principal, RouteContext, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
+import { securityHeaders } from './http/security-headers.js';
 import { runJobs } from './jobs.js';
 import type { Ports, PortsInput } from './ports/index.js';
 import { API_ROUTES } from './routes/index.js';
@@ -84,6 +85,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const deadlines = new DeadlineQueue(config.requestDeadlineMs);
   const cutover = createCutover(config, routes);
   const cors = corsPolicyOf(config.corsOrigins);
+  const hardening = securityHeaders(config.baseUrl);
 
   /**
    * `extra` collects the headers every answer to this request carries — request id, cutover
@@ -155,7 +157,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
       case 'public':
         return admitPublic(state.context?.clientIp ?? 'unknown', ports, config, state.now);
       case 'admin':
-        return checkAdmin(state.request, config);
+        return checkAdmin(state.request, config, { ports, ip: state.context?.clientIp ?? 'unknown', now: state.now });
       case 'open':
         return Promise.resolve({ principal: null, headers: null, release: null });
     }
@@ -173,7 +175,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
     const trace = new RequestTrace();
     const requestId = newRequestId();
     trace.requestId = requestId;
-    const extra: Record<string, string> = { 'x-request-id': requestId };
+    const extra: Record<string, string> = { 'x-request-id': requestId, ...hardening };
     const head = request.method === 'HEAD';
     // Without CORS_ORIGINS nothing here runs; with it, errors carry the CORS headers too.
     if (cors) trace.corsAllowed = addCorsHeaders(cors, request.headers.get('origin'), extra);

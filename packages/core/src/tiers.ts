@@ -5,6 +5,10 @@ export const TIER_IDS = ['self_serve_49', 'self_serve_99', 'self_serve_299', 'co
 
 export interface Tier {
   id: TierId;
+  /** What a customer reads (the dashboard, the plan page), never the id. */
+  name: string;
+  /** US dollars a month (the contract tier: what the contract starts at). */
+  priceUsdPerMonth: number;
   quotaPerMonth: number;
   burstPerMinute: number;
   concurrency: number;
@@ -15,10 +19,50 @@ export interface Tier {
 }
 
 export const TIERS: Record<TierId, Tier> = {
-  self_serve_49: { id: 'self_serve_49', quotaPerMonth: 10_000, burstPerMinute: 60, concurrency: 2, batchMax: 100, overagePerCall: 0.005, contract: false },
-  self_serve_99: { id: 'self_serve_99', quotaPerMonth: 50_000, burstPerMinute: 300, concurrency: 2, batchMax: 100, overagePerCall: 0.003, contract: false },
-  self_serve_299: { id: 'self_serve_299', quotaPerMonth: 250_000, burstPerMinute: 600, concurrency: 5, batchMax: 100, overagePerCall: 0.0015, contract: false },
-  contract_2000: { id: 'contract_2000', quotaPerMonth: 1_000_000, burstPerMinute: 1000, concurrency: 10, batchMax: 500, overagePerCall: null, contract: true },
+  self_serve_49: {
+    id: 'self_serve_49',
+    name: 'Self-serve 49',
+    priceUsdPerMonth: 49,
+    quotaPerMonth: 10_000,
+    burstPerMinute: 60,
+    concurrency: 2,
+    batchMax: 100,
+    overagePerCall: 0.005,
+    contract: false,
+  },
+  self_serve_99: {
+    id: 'self_serve_99',
+    name: 'Self-serve 99',
+    priceUsdPerMonth: 99,
+    quotaPerMonth: 50_000,
+    burstPerMinute: 300,
+    concurrency: 2,
+    batchMax: 100,
+    overagePerCall: 0.003,
+    contract: false,
+  },
+  self_serve_299: {
+    id: 'self_serve_299',
+    name: 'Self-serve 299',
+    priceUsdPerMonth: 299,
+    quotaPerMonth: 250_000,
+    burstPerMinute: 600,
+    concurrency: 5,
+    batchMax: 100,
+    overagePerCall: 0.0015,
+    contract: false,
+  },
+  contract_2000: {
+    id: 'contract_2000',
+    name: 'Contract',
+    priceUsdPerMonth: 2000,
+    quotaPerMonth: 1_000_000,
+    burstPerMinute: 1000,
+    concurrency: 10,
+    batchMax: 500,
+    overagePerCall: null,
+    contract: true,
+  },
 };
 
 /** Contract customers crossing this many calls in a month raise `quota.contract_review` once. */

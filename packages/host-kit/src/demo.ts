@@ -97,7 +97,10 @@ export async function demoKeyFor(env: HostEnv, accounts: Accounts, durable: bool
 }
 
 export interface BannerInfo {
+  /** Where the server listens (ServedHost.url). */
   url: string;
+  /** BASE_URL (HostEnv.baseUrl): the address the banner shows, the one every link of the service uses. */
+  baseUrl?: string;
   runtime: string;
   /** The service's admin token, or null when admin routes are off. */
   adminToken: string | null;
@@ -115,16 +118,23 @@ export function banner(info: BannerInfo): string {
     : info.adminTokenGenerated
       ? `  admin token:  ${info.adminToken}`
       : '  admin routes: enabled (ADMIN_TOKEN from the environment)';
-  const lines = ['', `  catalogue (${info.runtime}) is listening on ${info.url}`, `  storage: ${info.storage}   limits: ${info.limiter}`, '', admin];
+  // BASE_URL, not the bound address: the address the service's own links and mails carry (issue 30 item 13).
+  // (A BASE_URL that is no absolute URL is not an address to print: the bound one then.)
+  const url = info.baseUrl && URL.canParse(info.baseUrl) ? info.baseUrl : info.url;
+  const lines = ['', `  catalogue (${info.runtime}) is listening on ${url}`];
+  const boundPort = new URL(info.url).port;
+  // Behind a proxy BASE_URL names another port: say which one this process listens on.
+  if (new URL(url).port !== boundPort) lines.push(`  local port:   ${boundPort} (all interfaces)`);
+  lines.push(`  storage: ${info.storage}   limits: ${info.limiter}`, '', admin);
   if (info.demoKey) {
     lines.push(
       `  demo key:     ${info.demoKey}   (ck_test_, self_serve_299)`,
       '',
       '  Try:',
-      `    curl -s '${info.url}/api/v1/search?q=house&limit=3' -H 'X-API-Key: ${info.demoKey}'`,
-      `    curl -s '${info.url}/api/v1/breakouts?window=90d&limit=5' -H 'X-API-Key: ${info.demoKey}'`,
+      `    curl -s '${url}/api/v1/search?q=house&limit=3' -H 'X-API-Key: ${info.demoKey}'`,
+      `    curl -s '${url}/api/v1/breakouts?window=90d&limit=5' -H 'X-API-Key: ${info.demoKey}'`,
       '',
-      `  dashboard:    ${info.url}/dashboard   (sign in as ${DEMO_EMAIL}; without DATABASE_URL the link is printed here)`,
+      `  dashboard:    ${url}/dashboard   (sign in as ${DEMO_EMAIL}; without DATABASE_URL the link is printed here)`,
     );
   }
   lines.push('');

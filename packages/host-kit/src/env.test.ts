@@ -16,11 +16,21 @@ describe('readEnv', () => {
       port: 9000,
       baseUrl: 'http://localhost:9000',
       publicRateLimitPerMinute: 60,
-      trustProxy: false,
+      trustProxy: null,
       logLevel: 'info',
       dataDir: './.data',
     });
     expect(() => readEnv({ PORT: '-1' })).toThrow(/PORT/);
+  });
+
+  it('refuses a BASE_URL that is not an absolute http(s) URL, and a short ADMIN_TOKEN, without echoing the token', () => {
+    for (const value of ['/', 'catalogue.example.com', 'ftp://catalogue.example.com', 'https://']) {
+      expect(() => readEnv({ BASE_URL: value }), value).toThrow(/BASE_URL must be an absolute http\(s\) URL/);
+    }
+    expect(readEnv({ BASE_URL: 'https://api.example.com/' })).toMatchObject({ baseUrl: 'https://api.example.com', publicOrigin: 'https://api.example.com' });
+    expect(() => readEnv({ ADMIN_TOKEN: 'short-secret' })).toThrow(/ADMIN_TOKEN must be at least 32 characters \(it has 12\)/);
+    expect(() => readEnv({ ADMIN_TOKEN: 'short-secret' })).not.toThrow(/short-secret/);
+    expect(readEnv({ ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).toBe('x'.repeat(32));
   });
 });
 

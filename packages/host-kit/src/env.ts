@@ -2,6 +2,7 @@
  * The configuration table of docs/decisions.md §1, read from the environment. Every host reads the
  * same names with the same defaults.
  */
+import { type ProxyTrust, trustProxyOf } from './client-ip.js';
 import { webConcurrencyOf } from './web-concurrency.js';
 
 export type StorageChoice = 'memory' | 'postgres';
@@ -45,7 +46,8 @@ export interface HostEnv {
   secretKey: string | null;
   publicRateLimitPerMinute: number;
   beaconRateLimitPerMinute: number;
-  trustProxy: boolean;
+  /** TRUST_PROXY compiled (client-ip.ts): which X-Forwarded-For hops are our proxies; null trusts none. */
+  trustProxy: ProxyTrust | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   cutoverSunsetAt: string | null;
   stripeSecretKey: string | null;
@@ -124,15 +126,33 @@ function storageOf(env: Record<string, string | undefined>): StorageChoice {
   return chosen;
 }
 
-/** A BASE_URL without an origin (`/` makes the service's links relative) leaves request URLs to the Host rule. */
+/**
+ * BASE_URL, when set, is the public origin of links, mails and the dashboard's Origin check, so it
+ * must be an absolute http(s) URL: `/` made every link relative, the mails' links unusable and
+ * the session routes answer 500 (issue 30). Unset, the request's Host decides request URLs.
+ */
 function publicOriginOf(baseUrl: string | undefined): string | null {
   if (!baseUrl) return null;
+  let url: URL | null = null;
   try {
-    const url = new URL(baseUrl);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+    url = new URL(baseUrl);
   } catch {
-    return null;
+    // refused below
   }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '')
+    throw new Error(`BASE_URL must be an absolute http(s) URL, such as https://api.example.com, got "${baseUrl}"`);
+  return url.origin;
+}
+
+/** The shortest ADMIN_TOKEN a host starts with: 32 characters (the generated one is 32 base64url characters, 192 bits). */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+/** ADMIN_TOKEN, refused when short (a guessable bearer of every operator route); never echoed. */
+function adminTokenOf(value: string | undefined): string | null {
+  if (!value) return null;
+  if (value.length < ADMIN_TOKEN_MIN_LENGTH)
+    throw new Error(`ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (it has ${value.length}); generate one with: openssl rand -base64 32`);
+  return value;
 }
 
 /**
@@ -184,11 +204,11 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     ...redisSentinels(env),
     upstashUrl: env.UPSTASH_REDIS_REST_URL || null,
     upstashToken: env.UPSTASH_REDIS_REST_TOKEN || null,
-    adminToken: env.ADMIN_TOKEN || null,
+    adminToken: adminTokenOf(env.ADMIN_TOKEN),
     secretKey: env.SECRET_KEY || null,
     publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 60, 'PUBLIC_RATE_LIMIT_PER_MINUTE'),
     beaconRateLimitPerMinute: int(env.BEACON_RATE_LIMIT_PER_MINUTE, 600, 'BEACON_RATE_LIMIT_PER_MINUTE'),
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
     logLevel,
     cutoverSunsetAt: env.CUTOVER_SUNSET_AT || null,
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,

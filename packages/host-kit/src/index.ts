@@ -2,8 +2,9 @@
 
 export { type BackgroundWork, backgroundWork, withinGrace } from './background.js';
 export { capRequestBody, countingStream, declaredTooLarge, HOST_MAX_BODY_BYTES, payloadTooLarge, payloadTooLargeResponse } from './body-limit.js';
-export { clientIpFrom } from './client-ip.js';
+export { clientIpFrom, type ProxyTrust, type TrustProxy, trustProxyOf } from './client-ip.js';
 export { type BannerInfo, banner, demoKeyFor, demoKeyWanted, demoSecrets, demoSecretsWanted, issueDemoKey, keptDemoKey, persistentSecret } from './demo.js';
+export { createDocsHandler, type DocsHandler, withDocs } from './docs.js';
 export { type HostEnv, readEnv, type StorageChoice } from './env.js';
 export { JOBS_INTERVAL_MS, type JobSchedule, scheduleJobs } from './jobs.js';
 export { type MetricSources, prometheusMetrics } from './metrics.js';

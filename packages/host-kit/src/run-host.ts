@@ -5,8 +5,9 @@
  * every minute; and on SIGTERM/SIGINT a graceful stop: jobs, then the server (in-flight
  * requests and their background work), then the stores (the limiter's usage first).
  */
-import { consoleLogger, type Logger, type Service } from '@catalogue/core';
+import { consoleLogger, type Logger, type LogLevel, type Service } from '@catalogue/core';
 import { banner, demoKeyFor, demoSecrets, demoSecretsWanted } from './demo.js';
+import { withDocs } from './docs.js';
 import { type HostEnv, readEnv } from './env.js';
 import { type JobSchedule, scheduleJobs } from './jobs.js';
 import type { ServedHost, ServeOptions } from './serve.js';
@@ -22,23 +23,30 @@ export interface HostRuntime {
   scheduleJobs?(service: Service, logger: Logger): JobSchedule;
   /** Storage the host opens itself instead of the one the environment names (the Node host's embedded PGlite). */
   openStorage?(env: HostEnv, logger: Logger): Promise<HostStorage | undefined>;
-  /** Requests the host answers before the service (the Node host's /docs). */
+  /** Requests the host answers before the service; default withDocs (the API reference at /docs, every runtime). */
   wrap?(service: Service): Service;
   /** Apply pending migrations on a database (the Node host does; the others migrate per deploy). */
   migrate?: boolean;
+  /**
+   * The process's logger at LOG_LEVEL, `fields` on every line (the Node host's workers: `pid`):
+   * Node and Bun give host-kit's `bufferedLogger` (`@catalogue/host-kit/buffered-logger`), flushed
+   * before a graceful exit; default core's consoleLogger.
+   */
+  logger?(level: LogLevel, fields?: Record<string, string | number>): Logger;
 }
 
 export async function runHost(runtime: HostRuntime, source: Record<string, string | undefined>): Promise<void> {
   const env = readEnv(source);
-  const logger = consoleLogger(env.logLevel);
+  const logger = runtime.logger?.(env.logLevel) ?? consoleLogger(env.logLevel);
   // Worker processes are the Node host's (hosts/node/src/cluster/); another runtime serves one
   // process here, and several of its processes share a port by reusePort (docs/hosts.md).
   if (env.webConcurrency > 1) logger.log({ level: 'warn', kind: 'host.web_concurrency_ignored', runtime: runtime.name, web_concurrency: env.webConcurrency });
-  const { hosted, served } = await serveFromEnv(runtime, env, source, logger, runtime.migrate ?? false);
+  const { hosted, served, storage } = await serveFromEnv(runtime, env, source, logger, runtime.migrate ?? false);
   const demoKey = await demoKeyFor(env, hosted.accounts, hosted.durable);
   process.stdout.write(
     banner({
       url: served.url,
+      baseUrl: env.baseUrl,
       runtime: runtime.name,
       adminToken: hosted.adminToken,
       adminTokenGenerated: hosted.adminTokenGenerated,
@@ -48,7 +56,7 @@ export async function runHost(runtime: HostRuntime, source: Record<string, strin
     }),
   );
   const jobs = (runtime.scheduleJobs ?? scheduleJobs)(hosted.service, logger);
-  exitGracefullyOnSignals(logger, [() => jobs.stop(), () => served.close(), () => hosted.close()]);
+  exitGracefullyOnSignals(logger, [() => storage?.stopping?.(), () => jobs.stop(), () => served.close(), () => hosted.close()]);
 }
 
 /**
@@ -62,15 +70,15 @@ export async function serveFromEnv(
   source: Record<string, string | undefined>,
   logger: Logger,
   migrate: boolean,
-): Promise<{ hosted: HostedService; served: ServedHost }> {
+): Promise<{ hosted: HostedService; served: ServedHost; storage: HostStorage | undefined }> {
   const storage = await runtime.openStorage?.(env, logger);
   const secrets = demoSecretsWanted(env) ? demoSecrets(env.dataDir) : {};
   const hosted = await createServiceFromEnv(source, { logger, migrate, ...(storage ? { storage } : {}), ...secrets });
-  const served = await runtime.serve(runtime.wrap?.(hosted.service) ?? hosted.service, {
+  const served = await runtime.serve((runtime.wrap ?? withDocs)(hosted.service), {
     port: env.port,
     hostname: '0.0.0.0',
     trustProxy: env.trustProxy,
     publicOrigin: env.publicOrigin,
   });
-  return { hosted, served };
+  return { hosted, served, storage };
 }

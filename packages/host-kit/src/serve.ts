@@ -5,13 +5,15 @@
  * Lambda has no server, its `serve` gives the event handler and the same `close`.
  */
 
+import type { TrustProxy } from './client-ip.js';
+
 /** What a host's serve() takes, read from the configuration table (HostEnv). */
 export interface ServeOptions {
   /** Omitted where the platform picks it (Deno Deploy); 0 for any free port. */
   port?: number;
   hostname?: string;
-  /** TRUST_PROXY: the client IP from X-Forwarded-For. */
-  trustProxy: boolean;
+  /** TRUST_PROXY: which X-Forwarded-For hops are our proxies (client-ip.ts); `true` is one proxy in front. */
+  trustProxy: TrustProxy;
   /** BASE_URL's origin when it is set (HostEnv.publicOrigin): the origin of every request URL. */
   publicOrigin?: string | null;
   /** Host-level request body cap in bytes (default HOST_MAX_BODY_BYTES, 1 MB). */

@@ -58,6 +58,8 @@ export interface HostStorage {
   probes?: readonly Probe[];
   /** What GET /metrics reads of this storage at scrape time (pool in-flight, outbox depth). */
   metricSources?: MetricSources;
+  /** Called as soon as a graceful stop begins, before anything closes (the embedded PGlite marks its data-dir lock, so a restart waits for it). */
+  stopping?(): void;
   close?(): Promise<void>;
 }
 

@@ -5,12 +5,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectPostgres } from './connect.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { type LockOptions, lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
 import { type PgliteServer, startPgliteServer } from './pglite-server.js';
 
 export interface EmbeddedPostgres {
   url: string;
+  /** Says in the data dir's lock that this process is shutting down: a start meanwhile waits for it instead of refusing. */
+  stopping(): void;
   stop(): Promise<void>;
 }
 
@@ -22,10 +24,11 @@ export const EMBEDDED_WRITER_OPTIONS = { staging: 'parameter' } as const;
  * Opens the data dir's PGlite, migrated. Only one process may hold a data dir (the server or
  * `catalogue import`): a second gets DataDirBusyError naming the holder's pid.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; port?: number }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: { dataDir: string; port?: number; lock?: LockOptions }): Promise<EmbeddedPostgres> {
   const dataDir = join(options.dataDir, 'pg');
   await mkdir(dataDir, { recursive: true });
-  const unlock = lockDataDir(options.dataDir);
+  const lock = await lockDataDir(options.dataDir, options.lock);
+  const unlock = () => lock.release();
   let server: PgliteServer;
   try {
     server = await startPgliteServer({ dataDir, ...(options.port === undefined ? {} : { port: options.port }) });
@@ -45,6 +48,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
   await sql.end();
   return {
     url: server.url,
+    stopping: () => lock.markStopping(),
     async stop() {
       try {
         await server.stop();
@@ -55,6 +59,6 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
   };
 }
 
-export { DataDirBusyError } from './data-dir-lock.js';
+export { DataDirBusyError, type LockOptions, STOPPING_WAIT_MS } from './data-dir-lock.js';
 
 export { type PgliteServer, startPgliteServer } from './pglite-server.js';

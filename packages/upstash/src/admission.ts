@@ -5,7 +5,7 @@
  * open) and the call is kept in the ledger under its call id for the replay (usage-replay.ts).
  * Also the peek of /usage, the live month count and the public per-IP window.
  */
-import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, PublicDecision } from '@catalogue/core';
+import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, PublicDecision, SubjectWindow } from '@catalogue/core';
 import { nextMonthStart } from '@catalogue/core';
 import type { AuthEpochs } from './auth-epochs.js';
 import type { NumberedCall } from './call-markers.js';
@@ -58,7 +58,6 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
   const admitScript = ctx.script<Reply>(ADMIT_SCRIPT);
   const peekScript = ctx.script<[number, number]>(PEEK_SCRIPT);
   const publicScript = ctx.script<number>(PUBLIC_SCRIPT);
-  const windowOf = (now: number) => Math.floor(now / BURST_WINDOW_MS);
   const releaseLease = (customerId: string, keyId: string, leaseId: string) => releases.release(keys.leases(customerId, keyId), leaseId);
 
   // An API key's key names, made again only when its customer, environment or month changes (a
@@ -250,26 +249,32 @@ export function createAdmission(ctx: LimiterContext, parts: AdmissionParts): Adm
       return (await accounts.getUsage(customerId, environment, month)) + ledger.pending(customerId, environment, month);
     },
 
-    async admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision> {
-      const window = windowOf(now);
-      const resetAt = (window + 1) * BURST_WINDOW_MS;
+    async admitPublic(ip: string, limit: number, now: number, options: SubjectWindow = {}): Promise<PublicDecision> {
+      const windowMs = options.windowMs ?? BURST_WINDOW_MS;
+      const window = Math.floor(now / windowMs);
+      // A window of another length keeps counters of its own (their indexes count other units).
+      const subject = windowMs === BURST_WINDOW_MS ? ip : `${ip}:${windowMs}`;
+      const resetAt = (window + 1) * windowMs;
       const remaining = Number(
         await inTime.wrap(
-          publicScript.exec([keys.publicBurst(ip, window), keys.publicBurst(ip, window - 1)], [limitPerMinute, now, BURST_WINDOW_MS].map(String)),
+          publicScript.exec(
+            [keys.publicBurst(subject, window), keys.publicBurst(subject, window - 1)],
+            [limit, now, windowMs, options.peek ? 0 : 1].map(String),
+          ),
         ),
       );
       const reset = Math.ceil(resetAt / 1000);
       if (remaining < 0)
         return {
           allowed: false,
-          limit: limitPerMinute,
+          limit,
           remaining: 0,
           reset,
           retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
         };
       return {
         allowed: true,
-        limit: limitPerMinute,
+        limit,
         remaining,
         reset,
         retryAfterSeconds: 0,

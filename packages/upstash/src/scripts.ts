@@ -227,7 +227,8 @@ return {used, nextFree}
 
 /**
  * The per-IP sliding window of the public routes: the library's slidingWindow limit script.
- * KEYS: current, previous; ARGV: tokens, now, windowMs. Returns remaining (-1 when refused).
+ * KEYS: current, previous; ARGV: tokens, now, windowMs, and 0 to read the window without
+ * counting (a peek: the failed admin tokens of an IP). Returns remaining (-1 when refused).
  */
 export const PUBLIC_SCRIPT = `
 local tokens = tonumber(ARGV[1])
@@ -240,6 +241,7 @@ if requestsInPreviousWindow == false then requestsInPreviousWindow = 0 end
 local percentageInCurrent = (now % window) / window
 requestsInPreviousWindow = math.floor((1 - percentageInCurrent) * requestsInPreviousWindow)
 if requestsInPreviousWindow + requestsInCurrentWindow >= tokens then return -1 end
+if ARGV[4] == '0' then return tokens - (requestsInPreviousWindow + requestsInCurrentWindow) end
 local newValue = redis.call('INCRBY', KEYS[1], 1)
 if newValue == 1 then
   redis.call('PEXPIRE', KEYS[1], window * 2 + 1000)

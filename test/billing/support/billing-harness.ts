@@ -8,6 +8,7 @@ import { createManualClock, createMemoryAccounts, createMemoryCatalogue, createM
 import { createStripeBilling, mailerFromTransport } from '@catalogue/stripe';
 import Stripe from 'stripe';
 import { fixtureData } from '../../support/fixture-data.js';
+import { followSignInLink } from '../../support/sign-in-link.js';
 import type { StripeApiStandIn } from './stripe-api-server.js';
 
 export const WEBHOOK_SECRET = 'whsec_test_catalogue_billing_suite';
@@ -73,6 +74,10 @@ export function createBillingHarnessOn<A extends Accounts>(options: HarnessOptio
     baseUrl,
     fetch(path: string, init?: RequestInit) {
       return service.fetch(new Request(baseUrl + path, init), context);
+    },
+    /** Follows a mailed sign-in link as a browser does: its page, then its button. */
+    followSignInLink(link: string): Promise<Response> {
+      return followSignInLink((path, init) => service.fetch(new Request(baseUrl + path, init), context), link, new URL(baseUrl).origin);
     },
     /** Waits for the work the service handed to waitUntil (mail hand-offs). */
     async settle() {

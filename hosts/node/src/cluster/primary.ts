@@ -8,11 +8,10 @@
  * closes gracefully (its usage made durable, its stores closed); the primary exits 0 once all
  * have exited cleanly, 1 if one failed or outlived the wait.
  */
-import { consoleLogger } from '@catalogue/core';
 import { banner, demoKeyFor, HOST_GRACE_MS, type HostRuntime, prepareDatabase, readEnv, workersRefusal } from '@catalogue/host-kit';
+import { bufferedLogger } from '@catalogue/host-kit/buffered-logger';
 import type { WorkerListening } from './messages.js';
 import { superviseWorkers } from './supervisor.js';
-import { taggedLogger } from './tagged-logger.js';
 
 /**
  * How long the primary waits for its workers at shutdown: a worker's close lets in-flight
@@ -26,7 +25,7 @@ export async function runPrimary(runtime: HostRuntime, source: Record<string, st
   const workers = env.webConcurrency;
   const refusal = workersRefusal(workers, env);
   if (refusal) throw new Error(refusal);
-  const logger = taggedLogger(consoleLogger(env.logLevel), { pid: process.pid, role: 'primary' });
+  const logger = bufferedLogger(env.logLevel, { pid: process.pid, role: 'primary' });
   if (!env.redisUrl && !env.upstashUrl)
     // As N instances without Redis (docs/hosts.md, "Running at scale"): usage stays exact, limits do not.
     logger.log({
@@ -45,6 +44,7 @@ export async function runPrimary(runtime: HostRuntime, source: Record<string, st
     logger.log({ level: 'info', kind: 'server.stopping', signal, workers });
     const clean = await supervisor.stop(STOP_WAIT_MS);
     logger.log({ level: clean ? 'info' : 'error', kind: 'server.stopped', workers_clean: clean });
+    await logger.flush();
     process.exit(clean ? 0 : 1);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -65,5 +65,7 @@ export async function runPrimary(runtime: HostRuntime, source: Record<string, st
   const { url, storage, limiter } = first;
   // No generated admin token here: a demo that generates one has no DATABASE_URL, refused above.
   const adminToken = env.adminToken;
-  process.stdout.write(banner({ url, storage, limiter, runtime: `${runtime.name}, ${workers} workers`, adminToken, adminTokenGenerated: false, demoKey }));
+  process.stdout.write(
+    banner({ url, baseUrl: env.baseUrl, storage, limiter, runtime: `${runtime.name}, ${workers} workers`, adminToken, adminTokenGenerated: false, demoKey }),
+  );
 }

@@ -16,14 +16,14 @@
  * stores; then exits 0. If the primary is gone (the IPC channel closes) it does the same.
  */
 import cluster from 'node:cluster';
-import { consoleLogger } from '@catalogue/core';
 import { exitGracefullyOnSignals, type HostRuntime, readEnv, scheduleJobs, serveFromEnv } from '@catalogue/host-kit';
+import { bufferedLogger } from '@catalogue/host-kit/buffered-logger';
 import { WORKER_SLOT_VARIABLE, type WorkerListening } from './messages.js';
-import { taggedLogger } from './tagged-logger.js';
 
 export async function runWorker(runtime: HostRuntime, source: Record<string, string | undefined>): Promise<void> {
   const env = readEnv(source);
-  const logger = taggedLogger(consoleLogger(env.logLevel), { pid: process.pid });
+  // Every line carries the worker's pid, serialised once (not spread into each record).
+  const logger = bufferedLogger(env.logLevel, { pid: process.pid });
   const { hosted, served } = await serveFromEnv(runtime, env, source, logger, false);
   const runsAllJobs = source[WORKER_SLOT_VARIABLE] === '0';
   const jobs = scheduleJobs(runsAllJobs ? hosted.service : { runJobs: (now = new Date()) => hosted.limiterJobs(now) }, logger);

@@ -1,7 +1,10 @@
 /**
  * Dashboard sign-in state: the session cookie (HttpOnly; SameSite=Strict; Path=/; Secure
  * unless BASE_URL is http), the session lookup by token hash, and the Origin check that
- * state-changing dashboard routes add on top of SameSite.
+ * state-changing dashboard routes add on top of SameSite. Where the cookie is Secure its name
+ * carries the `__Host-` prefix (issue 30, 5): a browser then keeps it only as set by this very
+ * origin over https, with Path=/ and no Domain, so no sibling subdomain or plain-http answer can
+ * plant a session cookie of its own; and only that name is read there.
  */
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
@@ -10,19 +13,30 @@ import { newToken, SESSION_TTL_MS, tokenHash } from './tokens.js';
 
 export const SESSION_COOKIE = 'catalogue_session';
 
-export function sessionTokenOf(request: Request): string | null {
+/** Whether BASE_URL is https: the cookie is then Secure and `__Host-` prefixed. */
+function secureCookie(config: ResolvedConfig): boolean {
+  return !config.baseUrl.toLowerCase().startsWith('http:');
+}
+
+/** The session cookie's name under this configuration. */
+export function sessionCookieName(config: ResolvedConfig): string {
+  return secureCookie(config) ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+}
+
+export function sessionTokenOf(request: Request, config: ResolvedConfig): string | null {
   const header = request.headers.get('cookie');
   if (!header) return null;
+  const wanted = sessionCookieName(config);
   for (const part of header.split(';')) {
     const [name, ...rest] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return rest.join('=') || null;
+    if (name === wanted) return rest.join('=') || null;
   }
   return null;
 }
 
 /** The signed-in customer, or 401 `unauthorized`. */
-export async function sessionCustomer(request: Request, ports: Ports, now: number): Promise<Customer> {
-  const token = sessionTokenOf(request);
+export async function sessionCustomer(request: Request, ports: Ports, now: number, config: ResolvedConfig): Promise<Customer> {
+  const token = sessionTokenOf(request, config);
   const customerId = token ? await ports.accounts.findSession(tokenHash(token), new Date(now)) : null;
   const customer = customerId ? await ports.accounts.getCustomer(customerId) : null;
   if (!customer) throw new ApiError(401, 'unauthorized', { message: 'sign in to the dashboard first' });
@@ -49,6 +63,6 @@ export function clearedSessionCookie(config: ResolvedConfig): string {
 }
 
 function cookie(config: ResolvedConfig, value: string, maxAgeSeconds: number): string {
-  const secure = new URL(config.baseUrl).protocol === 'http:' ? '' : '; Secure';
-  return `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure}`;
+  const secure = secureCookie(config) ? '; Secure' : '';
+  return `${sessionCookieName(config)}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure}`;
 }

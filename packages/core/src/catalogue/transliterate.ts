@@ -7,9 +7,18 @@
  * Each Han character is one syllable: it is set apart by spaces so a slug reads
  * `ban-ben-long-yi` rather than one run of letters.
  */
-import anyAscii from 'any-ascii';
+import * as anyAsciiModule from 'any-ascii';
 // Named imports: iuliia's ESM build (what bundlers read) has no default export.
 import { ICAO_DOC_9303, translate } from 'iuliia';
+
+/**
+ * any-ascii is an ES module only. The CommonJS build reaches it by require(esm), and esbuild's
+ * CommonJS interop then hands over the whole namespace as the default export, so the function
+ * is one level down there (issue 30 item 11: `anyAscii is not a function` from the packed CJS).
+ */
+type AnyAscii = (text: string) => string;
+const anyAsciiExport = anyAsciiModule.default as AnyAscii | { default: AnyAscii };
+const anyAscii: AnyAscii = typeof anyAsciiExport === 'function' ? anyAsciiExport : anyAsciiExport.default;
 
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const HAN = /\p{Script=Han}/gu;

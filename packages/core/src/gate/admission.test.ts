@@ -143,6 +143,27 @@ describe('checkAdmin: the ADMIN_TOKEN bearer', () => {
   it('admits nobody without a configured token', async () => {
     await expect(checkAdmin(bearer(''), resolveConfig({ baseUrl: 'http://x.test' }))).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
   });
+
+  it('with a guard: logs each failure without the token, and past 10 a minute refuses the IP with 429, the right token too', async () => {
+    const { ports, logs, alarms } = portsWith();
+    const config = resolveConfig({ baseUrl: 'http://x.test', adminToken: 'secret-token' });
+    const guard = (ip: string, now = NOW) => ({ ports, ip, now });
+    for (let i = 0; i < 10; i++) await expect(checkAdmin(bearer(`guess-${i}`), config, guard('203.0.113.1'))).rejects.toMatchObject({ status: 401 });
+    await expect(checkAdmin(bearer('guess-10'), config, guard('203.0.113.1'))).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    await expect(checkAdmin(bearer('secret-token'), config, guard('203.0.113.1'))).rejects.toMatchObject({
+      status: 429,
+      headers: { 'retry-after': expect.any(String) },
+    });
+    // Successes count nothing: another IP is served as often as it asks.
+    for (let i = 0; i < 20; i++) await expect(checkAdmin(bearer('secret-token'), config, guard('203.0.113.2'))).resolves.toMatchObject({ principal: null });
+    // The next minute but one, the IP is served again.
+    await expect(checkAdmin(bearer('secret-token'), config, guard('203.0.113.1', NOW + 120_000))).resolves.toMatchObject({ principal: null });
+    const failed = logs.filter((r) => r.kind === 'admin.auth_failed');
+    expect(failed).toHaveLength(10);
+    expect(failed[0]).toMatchObject({ level: 'warn', ip: '203.0.113.1', reason: 'wrong token' });
+    expect(JSON.stringify(logs)).not.toMatch(/guess-|secret-token/);
+    expect(alarms).toContain('admin.auth_throttled');
+  });
 });
 
 describe('admitKey with the key cache', () => {

@@ -8,7 +8,7 @@
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../http/route.js';
-import type { AdmitRequest, CallOptions, LimitDecision, Ports } from '../ports/index.js';
+import type { AdmitRequest, CallOptions, LimitDecision, Ports, PublicDecision } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
 import { type PresentedKey, presentedKey, principalOf } from './authenticate.js';
 import type { FailOpenWatch } from './fail-open-watch.js';
@@ -184,11 +184,52 @@ export async function admitPublic(ip: string, ports: Ports, config: ResolvedConf
   }
 }
 
-export async function checkAdmin(request: Request, config: ResolvedConfig): Promise<Admission> {
+/** Failed admin tokens an IP may send in a minute; past them it is answered 429 (issue 30, 4). */
+export const ADMIN_FAILURES_PER_MINUTE = 10;
+
+/** Where checkAdmin counts failures: the service's ports, the client's IP, the request's time. */
+export interface AdminGuard {
+  ports: Ports;
+  ip: string;
+  now: number;
+}
+
+/**
+ * The ADMIN_TOKEN bearer, compared in constant time. With a guard, failures are throttled and
+ * logged per client IP: each is one `admin.auth_failed` line (the IP and why, never the token
+ * sent) and counts in the IP's window; an IP with ADMIN_FAILURES_PER_MINUTE failures in its
+ * window is answered 429 with Retry-After before its token is even compared, the right token
+ * included, so the throttle cannot be used as an oracle, and the alarm is raised
+ * (`admin.auth_throttled`, throttled to once a minute like every alarm). A limiter that fails
+ * lets the check go on (fail open, logged), as every limit does.
+ */
+export async function checkAdmin(request: Request, config: ResolvedConfig, guard: AdminGuard | null = null): Promise<Admission> {
   const header = request.headers.get('authorization') ?? '';
   const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+  if (guard) await adminFailures(guard, true);
   if (!config.adminToken || !token || !constantTimeEqual(token, config.adminToken)) {
+    if (guard) {
+      guard.ports.logger.log({ level: 'warn', kind: 'admin.auth_failed', ip: guard.ip, reason: token ? 'wrong token' : 'no bearer token' });
+      await adminFailures(guard, false);
+    }
     throw new ApiError(401, 'unauthorized', { message: 'admin routes need Authorization: Bearer <ADMIN_TOKEN>' }, { 'www-authenticate': 'Bearer' });
   }
   return { principal: null, headers: null, release: null };
+}
+
+/** Reads (`peek`) or counts the IP's failures; throws the 429 when the IP has used them up. */
+async function adminFailures({ ports, ip, now }: AdminGuard, peek: boolean): Promise<void> {
+  let decision: PublicDecision;
+  try {
+    decision = await ports.limiter.admitPublic(`admin-auth:${ip}`, ADMIN_FAILURES_PER_MINUTE, now, { peek });
+  } catch (error) {
+    ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', scope: 'admin-auth', error: error instanceof Error ? error.message : String(error) });
+    ports.metrics.limiterFailOpen('public');
+    return;
+  }
+  if (!decision.allowed) {
+    // Someone is guessing the operator's token: the alarm (at most once a minute) says from where.
+    ports.alarm.raise('admin.auth_throttled', { ip, failures_per_minute: ADMIN_FAILURES_PER_MINUTE });
+    throw rateLimited(decision, 'burst', now);
+  }
 }

@@ -142,6 +142,11 @@ export function createMemoryAccounts(options: { now?: () => number } = {}): Memo
       if (!customers.has(customerId)) throw new Error(`no customer ${customerId}`);
       return { ...storeKey(customerId, key) };
     },
+    async addKeyCapped(customerId, key, maxActive) {
+      if (!customers.has(customerId)) throw new Error(`no customer ${customerId}`);
+      const active = [...keys.values()].filter((k) => k.customer_id === customerId && k.status === 'active').length;
+      return active >= maxActive ? null : { ...storeKey(customerId, key) };
+    },
     async getCustomer(customerId) {
       const c = customers.get(customerId);
       return c ? { ...c } : null;

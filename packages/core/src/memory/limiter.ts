@@ -14,7 +14,7 @@
  * counts are seeded from and flushed to durable usage (month-counts.ts): runJobs every minute,
  * close() at shutdown.
  */
-import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, Logger, PublicDecision } from '../ports/index.js';
+import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, Logger, PublicDecision, SubjectWindow } from '../ports/index.js';
 import { monthOf, nextMonthStart } from '../tiers.js';
 import { type DurableUsage, MonthCounts, type MonthState } from './month-counts.js';
 import { SlidingLog } from './sliding-log.js';
@@ -56,6 +56,8 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
   // customer id → environment → counters: nested maps spare a key concatenation per call.
   const owners = new Map<string, { live?: Owner; test?: Owner }>();
   const windows = new Map<string, WindowCounts>();
+  /** The length of each window not of the default minute (sign-in mails: an hour). */
+  const windowLengths = new Map<string, number>();
   const leases = new Map<string, Map<number, number>>();
   const counts = new MonthCounts(options.durable ?? null, options.logger ?? null, (state) =>
     owners.get(state.customerId)?.[state.environment]?.months.delete(state.month),
@@ -100,11 +102,12 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
     return held;
   }
 
-  function publicWindow(ip: string, now: number) {
-    const key = `ip:${ip}`;
-    const counts = rollWindow(windows.get(key) ?? { window: Math.floor(now / BURST_WINDOW_MS), current: 0, previous: 0 }, now, BURST_WINDOW_MS);
+  function publicWindow(ip: string, now: number, windowMs: number) {
+    const key = windowMs === BURST_WINDOW_MS ? `ip:${ip}` : `ip:${ip}:${windowMs}`;
+    const counts = rollWindow(windows.get(key) ?? { window: Math.floor(now / windowMs), current: 0, previous: 0 }, now, windowMs);
     windows.set(key, counts);
-    return { counts, ...windowState(counts, now, BURST_WINDOW_MS) };
+    if (windowMs !== BURST_WINDOW_MS) windowLengths.set(key, windowMs);
+    return { counts, ...windowState(counts, now, windowMs) };
   }
 
   return {
@@ -180,20 +183,26 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
       return counts.fresh(await monthState(ownerOf(customerId, environment), customerId, environment, month));
     },
 
-    async admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision> {
-      const b = publicWindow(ip, now);
+    async admitPublic(ip: string, limit: number, now: number, window: SubjectWindow = {}): Promise<PublicDecision> {
+      const b = publicWindow(ip, now, window.windowMs ?? BURST_WINDOW_MS);
       const reset = Math.ceil(b.resetAt / 1000);
-      if (b.estimate >= limitPerMinute) {
-        return { allowed: false, limit: limitPerMinute, remaining: 0, reset, retryAfterSeconds: Math.max(1, Math.ceil((b.resetAt - now) / 1000)) };
+      if (b.estimate >= limit) {
+        return { allowed: false, limit, remaining: 0, reset, retryAfterSeconds: Math.max(1, Math.ceil((b.resetAt - now) / 1000)) };
       }
+      if (window.peek) return { allowed: true, limit, remaining: limit - b.estimate, reset, retryAfterSeconds: 0 };
       b.counts.current += 1;
-      return { allowed: true, limit: limitPerMinute, remaining: Math.max(0, limitPerMinute - (b.estimate + 1)), reset, retryAfterSeconds: 0 };
+      return { allowed: true, limit, remaining: Math.max(0, limit - (b.estimate + 1)), reset, retryAfterSeconds: 0 };
     },
 
     async runJobs(now: number) {
       // Forget what nobody used for two windows, so memory stays bounded.
-      const current = Math.floor(now / BURST_WINDOW_MS);
-      for (const [key, counts] of windows) if (counts.window < current - 1) windows.delete(key);
+      for (const [key, counts] of windows) {
+        const windowMs = windowLengths.get(key) ?? BURST_WINDOW_MS;
+        if (counts.window < Math.floor(now / windowMs) - 1) {
+          windows.delete(key);
+          windowLengths.delete(key);
+        }
+      }
       for (const [keyId] of leases) if (liveLeases(keyId, now).size === 0) leases.delete(keyId);
       await counts.flush(monthOf(now));
     },

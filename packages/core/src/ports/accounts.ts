@@ -147,6 +147,12 @@ export interface Accounts {
   rotateKey(customerId: string, keyId: string, newKey: NewKey): Promise<{ old: ApiKey; key: ApiKey } | null>;
   /** The customer's key becomes `revoked` (from active or suspended; rotated/revoked stay). null when not the customer's. */
   revokeKey(customerId: string, keyId: string): Promise<ApiKey | null>;
+  /**
+   * A new active key for the customer (the dashboard's "create key"), unless the customer
+   * already has `maxActive` active keys: then null and nothing changes. The count and the insert
+   * are one step, so two concurrent creates cannot pass the cap together.
+   */
+  addKeyCapped(customerId: string, key: NewKey, maxActive: number): Promise<ApiKey | null>;
 
   /** One-time reveal: deletes and returns the customer's unexpired reveal rows (newest first). */
   takeReveals(customerId: string, now: Date): Promise<RevealRow[]>;

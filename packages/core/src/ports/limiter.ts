@@ -63,6 +63,14 @@ export interface PublicDecision {
   retryAfterSeconds: number;
 }
 
+/** A per-subject window other than the public routes' minute, or a look at one without counting. */
+export interface SubjectWindow {
+  /** The window's length in ms (default 60,000). */
+  windowMs?: number;
+  /** Read the window without counting a call. */
+  peek?: boolean;
+}
+
 export interface Limiter {
   /** One call per authenticated request: burst + quota + concurrency, counted only when admitted. */
   admit(request: AdmitRequest): Promise<LimitDecision>;
@@ -70,8 +78,13 @@ export interface Limiter {
   peek(request: AdmitRequest): Promise<BurstState>;
   /** Live count of calls this month (UTC month 'YYYY-MM'). */
   monthCount(customerId: string, environment: Environment, month: string): Promise<number>;
-  /** Per-subject sliding window: a client IP for the public routes; a beacon token or IP for beacons. */
-  admitPublic(ip: string, limitPerMinute: number, now: number): Promise<PublicDecision>;
+  /**
+   * Per-subject sliding window: a client IP for the public routes; a beacon token or IP for
+   * beacons; an address for sign-in mails and an IP for failed admin tokens (`window`). `limit`
+   * calls per window (60 s unless `window.windowMs` says otherwise); with `window.peek` the
+   * window is read without counting a call (allowed: the next call would be).
+   */
+  admitPublic(ip: string, limit: number, now: number, window?: SubjectWindow): Promise<PublicDecision>;
   /** Periodic work (usage persistence, replay of buffered increments). */
   runJobs?(now: number): Promise<void>;
   /**

@@ -13,11 +13,13 @@ export function wantsHtml(request: Request): boolean {
   return type === 'application/x-www-form-urlencoded' || (request.headers.get('accept') ?? '').includes('text/html');
 }
 
-export const BILLING_NOT_CONFIGURED = html`<p class="notice" id="billing-unavailable">Billing is not configured on this server, so plans cannot be bought
-here. The operator enables it by setting <code>STRIPE_SECRET_KEY</code>, <code>STRIPE_WEBHOOK_SECRET</code> and
-the <code>STRIPE_PRICE_SELF_SERVE_…</code> prices. Meanwhile a key comes from the operator
-(<code>POST /api/v1/admin/keys</code> with the admin token), and a local start prints a ready
-<code>ck_test_</code> demo key.</p>`;
+/** What a buyer reads: a plain sentence. The operator's detail (which variables) goes to the log (OPERATOR_DETAIL). */
+export const BILLING_NOT_CONFIGURED = html`<p class="notice" id="billing-unavailable">Plans can't be bought on this site yet: online payment is not set up.
+To get an API key now, contact the team that runs this service.</p>`;
+
+/** What the operator needs, logged (never shown to a buyer) when someone tries to buy. */
+export const OPERATOR_DETAIL =
+  'self-serve signup needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_SELF_SERVE_49 / _99 / _299; meanwhile issue keys with POST /api/v1/admin/keys';
 
 export function billingUnavailablePage(): Reply {
   return pageReply(

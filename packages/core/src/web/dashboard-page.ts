@@ -19,6 +19,7 @@ const BODY = html`<h1>Your Music Catalogue API dashboard</h1>
 
 <div id="account" hidden>
 <p id="who"></p>
+<p>Calling the API: send a key in the <code>X-API-Key</code> header. Every route and answer is in the <a href="/docs">API reference</a> (<a href="/api/v1/openapi.json">OpenAPI description</a>).</p>
 <section id="reveal" hidden tabindex="-1" role="region" aria-labelledby="reveal-label" class="notice">
 <p id="reveal-label"></p>
 <p><code id="reveal-key" class="key"></code></p>
@@ -33,6 +34,16 @@ const BODY = html`<h1>Your Music Catalogue API dashboard</h1>
 <thead><tr><th scope="col">Key prefix</th><th scope="col">Environment</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
 <tbody id="keys-body"></tbody>
 </table>
+<form id="create-key-form" aria-labelledby="create-key-heading">
+<h3 id="create-key-heading">Create a key</h3>
+<p>Each integration can have its own key; an account holds at most 5 active keys.</p>
+<fieldset>
+<legend>Environment</legend>
+<input type="radio" id="create-live" name="environment" value="live" checked> <label for="create-live">Live (<code>ck_live_</code>, for production)</label><br>
+<input type="radio" id="create-test" name="environment" value="test"> <label for="create-test">Test (<code>ck_test_</code>, the sandbox)</label>
+</fieldset>
+<p><button type="submit">Create key</button></p>
+</form>
 </section>
 
 <section aria-labelledby="usage-heading">

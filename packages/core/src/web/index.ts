@@ -5,9 +5,16 @@
  */
 import type { RouteDef } from '../http/route.js';
 import { dashboardPageRoute } from './dashboard-page.js';
-import { dashboardSessionRoute } from './dashboard-session.js';
+import { dashboardSessionRoute, dashboardSessionSpendRoute } from './dashboard-session.js';
 import { dashboardWelcomeRoute } from './dashboard-welcome.js';
 import { signupRoute } from './signup.js';
 import { signupPageRoute } from './signup-page.js';
 
-export const WEB_ROUTES: readonly RouteDef[] = [signupPageRoute, signupRoute, dashboardSessionRoute, dashboardPageRoute, dashboardWelcomeRoute];
+export const WEB_ROUTES: readonly RouteDef[] = [
+  signupPageRoute,
+  signupRoute,
+  dashboardSessionRoute,
+  dashboardSessionSpendRoute,
+  dashboardPageRoute,
+  dashboardWelcomeRoute,
+];

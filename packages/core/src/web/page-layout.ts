@@ -4,6 +4,7 @@
  */
 import { type Html, html, htmlReply, trusted } from '../http/html.js';
 import type { Reply } from '../http/json.js';
+import { documentHeaders } from '../http/security-headers.js';
 
 /** A script compiled into the module graph (scripts/embed-browser-scripts.ts) with its CSP hash. */
 export interface EmbeddedScript {
@@ -31,13 +32,18 @@ code.key { display: inline-block; padding: .5rem; background: #f1f1f1; border: 1
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 `);
 
-export function page(title: string, body: Html, script?: EmbeddedScript): Html {
+/**
+ * `referrer` is the page's referrer policy: `no-referrer` by default; a page whose form posts to
+ * this origin takes `same-origin`, since under `no-referrer` a browser sends that POST with
+ * `Origin: null`, which the same-origin check refuses.
+ */
+export function page(title: string, body: Html, script?: EmbeddedScript, referrer: 'no-referrer' | 'same-origin' = 'no-referrer'): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrer}">
 <title>${title}</title>
 <style>${STYLE}</style>
 </head>
@@ -55,14 +61,14 @@ ${script ? html`<script>${trusted(script.source)}</script>` : ''}
  * but the one the page embeds, allowed by its hash; a page without a script allows none.
  */
 export function pageHeaders(script?: EmbeddedScript): Record<string, string> {
-  return {
-    'cache-control': 'no-store',
-    'x-frame-options': 'DENY',
-    'content-security-policy': `default-src 'self'; style-src 'unsafe-inline'; script-src ${script ? `'${script.sha256}'` : "'none'"}; frame-ancestors 'none'`,
-  };
+  return { 'cache-control': 'no-store', ...documentHeaders(script ? `'${script.sha256}'` : "'none'") };
 }
 
 /** A page as an answer, with the page headers (plus `headers`, e.g. a session cookie). */
-export function pageReply(title: string, body: Html, options: { status?: number; headers?: Record<string, string>; script?: EmbeddedScript } = {}): Reply {
-  return htmlReply(page(title, body, options.script), options.status ?? 200, { ...pageHeaders(options.script), ...options.headers });
+export function pageReply(
+  title: string,
+  body: Html,
+  options: { status?: number; headers?: Record<string, string>; script?: EmbeddedScript; referrer?: 'no-referrer' | 'same-origin' } = {},
+): Reply {
+  return htmlReply(page(title, body, options.script, options.referrer), options.status ?? 200, { ...pageHeaders(options.script), ...options.headers });
 }

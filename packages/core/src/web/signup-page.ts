@@ -6,19 +6,17 @@ import { BILLING_NOT_CONFIGURED } from './billing-unavailable-page.js';
 import { pageReply } from './page-layout.js';
 import { SELF_SERVE_TIERS } from './signup.js';
 
-const PRICES: Record<string, number> = { self_serve_49: 49, self_serve_99: 99, self_serve_299: 299 };
-
 function signupPage(billingConfigured: boolean): Html {
   const plans = SELF_SERVE_TIERS.map((id) => {
     const t = TIERS[id];
     return html`<section class="plan" aria-labelledby="plan-${id}">
-<h2 id="plan-${id}">$${PRICES[id]} / month</h2>
+<h2 id="plan-${id}">$${t.priceUsdPerMonth} / month</h2>
 <ul><li>${t.quotaPerMonth.toLocaleString('en-US')} calls a month</li><li>${t.burstPerMinute} calls a minute</li><li>${t.concurrency} requests in flight per key</li><li>$${t.overagePerCall} per call past the quota, if you choose to be billed</li></ul>
 <form method="post" action="/api/signup">
 <input type="hidden" name="tier" value="${id}">
 <label for="email-${id}">E-mail for your key</label><br>
 <input id="email-${id}" name="email" type="email" autocomplete="email" required><br><br>
-<button type="submit">Subscribe for $${PRICES[id]}</button>
+<button type="submit">Subscribe for $${t.priceUsdPerMonth}</button>
 </form>
 </section>
 `;

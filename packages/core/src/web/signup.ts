@@ -7,14 +7,15 @@ import { readFormOrJson } from '../billing/form-body.js';
 import { ApiError } from '../http/api-error.js';
 import { route } from '../http/route.js';
 import { TIER_IDS, TIERS } from '../tiers.js';
+import { EmailSchema } from '../validation/email.js';
 import { detailsOf } from '../validation/issues.js';
-import { billingUnavailablePage, wantsHtml } from './billing-unavailable-page.js';
+import { billingUnavailablePage, OPERATOR_DETAIL, wantsHtml } from './billing-unavailable-page.js';
 
 export const SELF_SERVE_TIERS = TIER_IDS.filter((t) => !TIERS[t].contract);
 
 export const SignupRequestSchema = v.object({
   tier: v.picklist(SELF_SERVE_TIERS, `must be one of ${SELF_SERVE_TIERS.join(', ')}`),
-  email: v.pipe(v.string('must be a string'), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)),
+  email: EmailSchema,
 });
 
 export const signupRoute = route({
@@ -29,8 +30,12 @@ export const signupRoute = route({
   responses: { 303: { description: 'Redirect to Stripe Checkout.', headers: ['Location'] } },
   errors: ['invalid_body', 'unsupported_media_type', 'payload_too_large', 'billing_unavailable'],
   async handler({ request, ports, config }) {
-    // A browser posting the plan form gets a page saying why, not the JSON error.
-    if (!ports.billing && wantsHtml(request)) return billingUnavailablePage();
+    if (!ports.billing) {
+      // Someone tried to buy: the operator learns what is missing from the log, the buyer reads a sentence.
+      ports.logger.log({ level: 'warn', kind: 'billing.not_configured', detail: OPERATOR_DETAIL });
+      // A browser posting the plan form gets a page saying why, not the JSON error.
+      if (wantsHtml(request)) return billingUnavailablePage();
+    }
     const parsed = v.safeParse(SignupRequestSchema, await readFormOrJson(request, 4096));
     if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
     if (!ports.billing) throw new ApiError(503, 'billing_unavailable', { message: 'self-serve signup is not configured on this server' });

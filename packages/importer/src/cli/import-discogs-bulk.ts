@@ -16,7 +16,7 @@ import type { BulkLoad } from '@catalogue/postgres';
 import { peekDumpKind } from '../discogs/peek-kind.js';
 import { type DumpReading, readDumpInWorker } from '../discogs/read-dump.js';
 import type { ImportContext } from './import-discogs.js';
-import { type ProgressBoard, startProgressBoard } from './progress.js';
+import { type ProgressBoard, startProgressBoard, startStep } from './progress.js';
 
 export interface BulkTarget {
   /** Where the worker reads stored content hashes from. */
@@ -74,7 +74,13 @@ export async function importDiscogsBulk(files: readonly string[], target: BulkTa
       ),
     );
     if (failure) throw failure.error;
-    return await load.apply(context.onStep);
+    const applying = startStep(context.progress, 'applying the loaded files to the catalogue');
+    const changed = await load.apply((step, seconds) => {
+      context.onStep?.(step, seconds);
+      if (!context.progress.isTTY) context.progress.write(`applied: ${step} in ${seconds.toFixed(1)} s\n`);
+    });
+    applying.done();
+    return changed;
   } catch (error) {
     await load.discard().catch(() => undefined);
     throw error;

@@ -5,7 +5,7 @@ import { importDiscogsFiles } from './import-discogs.js';
 import { importDiscogsBulk } from './import-discogs-bulk.js';
 import { importFeedFile } from './import-feed.js';
 import { type Command, parseCommand, UsageError } from './parse-command.js';
-import type { ProgressStream } from './progress.js';
+import { type ProgressStream, startStep } from './progress.js';
 import { seedCatalogue } from './seed.js';
 import { formatCount, Tally } from './tally.js';
 import { VERSION } from './version.js';
@@ -111,9 +111,10 @@ async function runCommand(command: Command, database: CatalogueDatabase, context
   }
   // Derived data (slugs, search documents, master records, signals) only after every batch of
   // the run is in.
-  if (io.stderr.isTTY) io.stderr.write('recomputing derived data (slugs, search documents, master records, signals)…\n');
+  const derived = startStep(io.stderr, 'recomputing derived data (slugs, search documents, master records, signals)');
   try {
     await (command.name === 'refresh' ? context.writer.finish({ force: true }) : context.writer.finish());
+    derived.done();
   } catch (error) {
     // docs/decisions.md §5: derived data is never left half-built silently.
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${STALE_HINT}`, { cause: error });

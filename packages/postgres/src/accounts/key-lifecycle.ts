@@ -1,11 +1,11 @@
-/** Rotation and revocation from the dashboard. */
+/** Rotation, revocation and creation of keys from the dashboard. */
 import type { Accounts } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
 import { insertKey } from './customers-and-keys.js';
 import { type KeyRow, keyOf } from './rows.js';
 
-export type KeyLifecycle = Pick<Accounts, 'rotateKey' | 'revokeKey'>;
+export type KeyLifecycle = Pick<Accounts, 'rotateKey' | 'revokeKey' | 'addKeyCapped'>;
 
 export function keyLifecycle(sql: Sql, guard: QueryGuard): KeyLifecycle {
   return {
@@ -36,6 +36,22 @@ export function keyLifecycle(sql: Sql, guard: QueryGuard): KeyLifecycle {
         RETURNING *`,
       );
       return rows[0] ? keyOf(rows[0]) : null;
+    },
+
+    async addKeyCapped(customerId, newKey, maxActive) {
+      return guard.run(undefined, () =>
+        sql.begin(async (tx) => {
+          // The customer's row lock serializes creates for one customer: the count below is
+          // then the count the insert sees.
+          const owner = await tx`SELECT 1 FROM customers WHERE id = ${customerId} FOR UPDATE`;
+          if (owner.length === 0) throw new Error(`no customer ${customerId}`);
+          const [active] = await tx<Array<{ n: number }>>`
+            SELECT count(*)::int AS n FROM api_keys WHERE customer_id = ${customerId} AND status = 'active'`;
+          if ((active?.n ?? 0) >= maxActive) return null;
+          const [key] = await insertKey(tx, customerId, newKey);
+          return keyOf(key as KeyRow);
+        }),
+      );
     },
   };
 }

@@ -13,7 +13,7 @@ export const dashboardLogoutRoute = route({
   errors: ['unauthorized'],
   async handler({ request, ports, config }) {
     requireSameOrigin(request, config);
-    const token = sessionTokenOf(request);
+    const token = sessionTokenOf(request, config);
     if (token) await ports.accounts.deleteSession(tokenHash(token));
     return new Response(null, { status: 204, headers: { 'set-cookie': clearedSessionCookie(config), 'cache-control': 'no-store' } });
   },

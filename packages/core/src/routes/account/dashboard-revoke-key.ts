@@ -14,7 +14,7 @@ export const dashboardRevokeKeyRoute = route({
   errors: ['unauthorized', 'not_found'],
   async handler({ request, params, ports, config, now }) {
     requireSameOrigin(request, config);
-    const customer = await sessionCustomer(request, ports, now);
+    const customer = await sessionCustomer(request, ports, now, config);
     const revoked = await ports.accounts.revokeKey(customer.id, keyIdOf(params.id));
     if (!revoked) throw notFound('key');
     ports.logger.log({ level: 'info', kind: 'dashboard.key_revoked', customer_id: customer.id, key_id: revoked.id, key_prefix: revoked.display_prefix });

@@ -16,7 +16,7 @@ export const dashboardRotateKeyRoute = route({
   errors: ['unauthorized', 'not_found'],
   async handler({ request, params, ports, config, now }) {
     requireSameOrigin(request, config);
-    const customer = await sessionCustomer(request, ports, now);
+    const customer = await sessionCustomer(request, ports, now, config);
     const keyId = keyIdOf(params.id);
     const current = (await ports.accounts.listKeys(customer.id)).find((k) => k.id === keyId);
     if (!current) throw notFound('key');

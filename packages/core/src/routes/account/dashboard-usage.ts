@@ -46,8 +46,8 @@ export const dashboardUsageRoute = route({
     200: { description: '{tier, quota_per_month, overage, month, months: [{month, live, test}], days: [{date, live, test}] (this month to today)}' },
   },
   errors: ['unauthorized'],
-  async handler({ request, ports, now }) {
-    const customer = await sessionCustomer(request, ports, now);
+  async handler({ request, ports, now, config }) {
+    const customer = await sessionCustomer(request, ports, now, config);
     const current = monthOf(now);
     const months = await Promise.all(
       lastMonths(now, HISTORY_MONTHS).map(async (month) => ({

@@ -4,6 +4,7 @@
  * per route.
  */
 import type { RouteDef } from '../../http/route.js';
+import { dashboardCreateKeyRoute } from './dashboard-create-key.js';
 import { dashboardKeysRoute } from './dashboard-keys.js';
 import { dashboardLoginRoute } from './dashboard-login.js';
 import { dashboardLogoutRoute } from './dashboard-logout.js';
@@ -18,6 +19,7 @@ export const ACCOUNT_ROUTES: readonly RouteDef[] = [
   dashboardLoginRoute,
   dashboardLogoutRoute,
   dashboardKeysRoute,
+  dashboardCreateKeyRoute,
   dashboardRotateKeyRoute,
   dashboardRevokeKeyRoute,
   dashboardUsageRoute,

@@ -7,6 +7,7 @@ import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { named } from '../../schemas/named.js';
 import { TIER_IDS, TIERS } from '../../tiers.js';
+import { EmailSchema } from '../../validation/email.js';
 import { detailsOf } from '../../validation/issues.js';
 import { storableText } from '../../validation/storable.js';
 
@@ -16,7 +17,7 @@ const positiveInt = (max: number) =>
 export const AdminKeyRequestSchema = named(
   'AdminKeyRequest',
   v.strictObject({
-    email: v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'), v.maxLength(320)),
+    email: EmailSchema,
     name: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), storableText)),
     tier: v.optional(v.picklist(TIER_IDS, `must be one of ${TIER_IDS.join(', ')}`), 'contract_2000'),
     environment: v.optional(v.picklist(['live', 'test'], 'must be live or test'), 'live'),

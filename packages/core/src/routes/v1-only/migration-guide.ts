@@ -5,6 +5,7 @@
 import type { ResolvedConfig } from '../../config.js';
 import { type Html, html, htmlReply } from '../../http/html.js';
 import { type RouteDef, route } from '../../http/route.js';
+import { documentHeaders } from '../../http/security-headers.js';
 import { httpDate, isV1Path, routeKind, sunsetInstant, v2PathOf } from '../../versioning.js';
 
 const shown = (path: string) => path.replace(/:(\w+)/g, '{$1}');
@@ -58,6 +59,7 @@ export const migrationGuideRoute = route({
   tags: ['meta'],
   responses: { 200: { description: 'The guide.' } },
   handler({ config, routes }) {
-    return htmlReply(migrationGuideHtml(routes, config));
+    // The dashboard pages' headers (issue 30, 5): never framed, no script, nothing from elsewhere.
+    return htmlReply(migrationGuideHtml(routes, config), 200, documentHeaders());
   },
 });

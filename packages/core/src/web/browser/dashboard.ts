@@ -15,7 +15,7 @@ interface KeyView {
 }
 
 interface KeysAnswer {
-  customer: { email: string; tier: string; status: string };
+  customer: { email: string; tier: string; plan: { name: string; price_usd_per_month: number }; status: string };
   keys: KeyView[];
   revealed: Array<{ id: string; key: string }>;
 }
@@ -24,6 +24,17 @@ interface RotateAnswer {
   key: string;
   display_prefix: string;
 }
+
+interface CreateAnswer extends KeyView {
+  key: string;
+}
+
+interface ErrorAnswer {
+  message?: string;
+}
+
+/** The keys as last loaded: revoke warns when it would leave no active key. */
+let currentKeys: KeyView[] = [];
 
 interface UsageAnswer {
   contract: boolean;
@@ -112,7 +123,9 @@ async function loadKeys(): Promise<boolean> {
   }
   show('signin', false);
   show('account', true);
-  $('who').textContent = `${data.customer.email} · ${data.customer.tier} · ${data.customer.status}`;
+  const { email, plan, status: accountStatus } = data.customer;
+  $('who').textContent = `${email} · ${plan.name} plan, $${count(plan.price_usd_per_month)} a month · account ${accountStatus}`;
+  currentKeys = data.keys;
   renderKeys(data.keys);
   const [first] = data.revealed;
   if (first) reveal(first.key, 'Your new key, shown once. Copy it now:');
@@ -131,7 +144,11 @@ async function rotate(k: KeyView): Promise<void> {
 }
 
 async function revoke(k: KeyView): Promise<void> {
-  if (!confirm(`Revoke ${k.display_prefix}? It stops working at once and cannot be restored.`)) return;
+  const last = currentKeys.every((other) => other.id === k.id || other.status !== 'active');
+  const warning = last
+    ? `${k.display_prefix} is your last active key: revoking it stops every call to the API until you create a new key below. Revoke it anyway?`
+    : `Revoke ${k.display_prefix}? It stops working at once and cannot be restored.`;
+  if (!confirm(warning)) return;
   const { status } = await api<null>('DELETE', `/api/dashboard/keys/${encodeURIComponent(k.id)}`);
   // The list first, then the message: when the status says "revoked", the table already agrees.
   await loadKeys();
@@ -254,6 +271,18 @@ $('signin-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   await api('POST', '/api/dashboard/login', { email: ($('email') as HTMLInputElement).value });
   say('If this address has a subscription, a sign-in link is on its way. It works once, for 15 minutes.');
+});
+
+$('create-key-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const environment = document.querySelector<HTMLInputElement>('input[name=environment]:checked')?.value ?? 'live';
+  const { status, data } = await api<CreateAnswer & ErrorAnswer>('POST', '/api/dashboard/keys', { environment });
+  if (status !== 201) {
+    say(data?.message ?? `Creating the key failed (${status}).`);
+    return;
+  }
+  await loadKeys();
+  reveal(data.key, `Your new ${environment} key ${data.display_prefix}, shown once. Copy it now:`);
 });
 
 $('settings-form').addEventListener('submit', async (e) => {

@@ -1,5 +1,6 @@
 /**
- * The public API reference at /docs: Swagger UI's standalone bundle from the `swagger-ui-dist`
+ * The public API reference at /docs, on every host that runs runHost (Node, Bun, Deno; issue 30
+ * item 9): Swagger UI's standalone bundle from the `swagger-ui-dist`
  * package (installed from npm, served from this host; no CDN), pointed at /api/v1/openapi.json
  * with /api/v2/openapi.json one click away. Everything else goes to the core, including the
  * migration guide at /docs/migration. The page's own script is a file too, so a strict
@@ -8,9 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ApiError, errorResponse, newRequestId, type RequestContextInput, type Service } from '@catalogue/core';
-
-const require = createRequire(import.meta.url);
+import { ApiError, errorResponse, newRequestId, type RequestContextInput, type Service, securityHeaders } from '@catalogue/core';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -53,10 +52,19 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/** The dashboard pages' hardening (issue 30, 5): never framed, not sniffed; Swagger UI's scripts and styles are files of this origin. */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'",
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
 };
+
+const NOSNIFF = { 'x-content-type-options': 'nosniff' };
+
+/** Where npm installed `swagger-ui-dist` (Node, Bun and Deno resolve it alike from node_modules). */
+function swaggerUiDist(): string {
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
 
 /** An absolute URL whose path is /docs or under it. */
 const DOCS_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/docs(?:[/?#]|$)/i;
@@ -64,7 +72,7 @@ const DOCS_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/docs(?:[/?#]|$)/i;
 export type DocsHandler = (request: Request) => Response | null;
 
 /** Answers /docs and /docs/assets/*; null for every other request. Assets are read once, lazily. */
-export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-dist/package.json'))): DocsHandler {
+export function createDocsHandler(distDir = swaggerUiDist()): DocsHandler {
   const cache = new Map<string, Uint8Array>();
   const asset = (name: string) => {
     let bytes = cache.get(name);
@@ -80,7 +88,7 @@ export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-
     const { pathname } = new URL(request.url);
     if (pathname !== '/docs' && pathname !== '/docs/' && !pathname.startsWith('/docs/assets/')) return null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse(new ApiError(405, 'method_not_allowed', { allow: ['GET', 'HEAD'] }, { allow: 'GET, HEAD' }), newRequestId());
+      return errorResponse(new ApiError(405, 'method_not_allowed', { allow: ['GET', 'HEAD'] }, { allow: 'GET, HEAD' }), newRequestId(), { ...NOSNIFF });
     }
     const body = (content: BodyInit) => (request.method === 'HEAD' ? null : content);
     if (pathname === '/docs' || pathname === '/docs/') {
@@ -90,17 +98,34 @@ export function createDocsHandler(distDir = dirname(require.resolve('swagger-ui-
     if (name === 'init.js')
       return new Response(body(INIT_JS), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS } });
     const type = ASSETS[name];
-    if (!type) return errorResponse(new ApiError(404, 'route_not_found'), newRequestId());
+    if (!type) return errorResponse(new ApiError(404, 'route_not_found'), newRequestId(), { ...NOSNIFF });
     return new Response(body(asset(name) as BodyInit), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } });
   };
 }
 
-/** The service with the reference page in front of it. */
+/** An absolute URL whose path is `/` (any query). */
+const ROOT_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/?(?:[?#]|$)/i;
+
+/**
+ * `GET /` (and HEAD): 302 to the reference for a browser (Accept names text/html), to the JSON
+ * root index `/api/v1` for any other client; the service has no resource at `/` itself (issue 30
+ * item 13, docs/decisions.md §3). null for every other request.
+ */
+export function rootRedirect(request: Request): Response | null {
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || !ROOT_PATH.test(request.url)) return null;
+  const browser = /\btext\/html\b/i.test(request.headers.get('accept') ?? '');
+  return new Response(null, { status: 302, headers: { location: browser ? '/docs' : '/api/v1', vary: 'Accept', 'cache-control': 'no-cache' } });
+}
+
+/** The service with the reference page (and the redirect from `/` to it) in front of it. */
 export function withDocs(service: Service, docs: DocsHandler = createDocsHandler()): Service {
+  // HSTS under an https BASE_URL, as the service's own answers carry it.
+  const transport = securityHeaders(service.config.baseUrl)['strict-transport-security'];
   return {
     ...service,
     fetch: (request: Request, context?: RequestContextInput) => {
-      const page = docs(request);
+      const page = docs(request) ?? rootRedirect(request);
+      if (page && transport) page.headers.set('strict-transport-security', transport);
       return page ? Promise.resolve(page) : service.fetch(request, context);
     },
   };
