@@ -17,6 +17,7 @@ import { nativeHasher } from '@catalogue/host-kit';
 import { IttyRouter } from 'itty-router';
 import { Bench } from 'tinybench';
 import { fixtureData } from '../../test/support/fixture-data.js';
+import { resultFile } from '../result-file.js';
 
 const BASE = 'http://bench.local';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -73,15 +74,12 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
-console.table(
-  (Object.keys(TASKS) as TaskId[]).map((id) => ({
-    task: TASKS[id].name,
-    'mean µs (median of rounds)': median(means[id]).toFixed(2),
-    'p50 µs (median of rounds)': median(medians[id]).toFixed(2),
-  })),
-);
+const table = resultFile('gate');
+table.log(`${ROUNDS} interleaved rounds (medians of rounds)`);
+table.log('| task | mean µs | p50 µs |');
+table.log('|---|---|---|');
+for (const id of Object.keys(TASKS) as TaskId[]) table.log(`| ${TASKS[id].name} | ${median(means[id]).toFixed(2)} | ${median(medians[id]).toFixed(2)} |`);
 const ratio = (id: TaskId, of: Record<TaskId, number[]>) => median(of[id].map((v, i) => v / (of.bare[i] as number)));
-console.log(`pure-JS default hasher: mean ${ratio('pureJs', means).toFixed(2)}×, median ${ratio('pureJs', medians).toFixed(2)}×`);
-console.log(
-  `ratio (service / bare), as hosts wire it: mean ${ratio('hosted', means).toFixed(2)}×, median ${ratio('hosted', medians).toFixed(2)}×   goal ≤ 1.4×`,
-);
+table.log(`pure-JS default hasher: mean ${ratio('pureJs', means).toFixed(2)}×, median ${ratio('pureJs', medians).toFixed(2)}×`);
+table.log(`ratio (service / bare), as hosts wire it: mean ${ratio('hosted', means).toFixed(2)}×, median ${ratio('hosted', medians).toFixed(2)}×   goal ≤ 1.4×`);
+table.save();

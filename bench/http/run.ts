@@ -18,6 +18,7 @@ import autocannon from 'autocannon';
 import { FIXTURE_ADMIN_TOKEN } from '../../test/hosts/fixture.js';
 import { commandFor, freePort, ROOT, type RunningHost, type Runtime, send, startHost } from '../../test/hosts/process-host.js';
 import { demoMaster } from '../../test/hosts/setup.js';
+import { resultFile } from '../result-file.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -101,22 +102,24 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   const ratio = (host: number, bare: number) => Number((host / bare).toFixed(2));
-  console.log(`\nGET /api/v1/masters/{id}, authenticated, memory ports — ${CONNECTIONS} connections, ${SECONDS}s per target\n`);
-  console.log('| runtime | host, access log on | host, access log off | bare req/s | on / bare | off / bare |');
-  console.log('|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.runtime} | ${r.logOn} | ${r.logOff} | ${r.bare} | ${ratio(r.logOn, r.bare)} | ${ratio(r.logOff, r.bare)} |`);
+  const table = resultFile('http');
+  table.log(`GET /api/v1/masters/{id}, authenticated, memory ports — ${CONNECTIONS} connections, ${SECONDS}s per target`);
+  table.log('| runtime | host, access log on | host, access log off | bare req/s | on / bare | off / bare |');
+  table.log('|---|---|---|---|---|---|');
+  for (const r of rows) table.log(`| ${r.runtime} | ${r.logOn} | ${r.logOff} | ${r.bare} | ${ratio(r.logOn, r.bare)} | ${ratio(r.logOff, r.bare)} |`);
   for (const r of rows) {
     if (r.bridge !== undefined)
-      console.log(`\nnode host bridge alone (constant handler): ${r.bridge} req/s = ${(r.bridge / r.bare).toFixed(2)}× bare; the service itself is the rest.`);
+      table.log(`\nnode host bridge alone (constant handler): ${r.bridge} req/s = ${(r.bridge / r.bare).toFixed(2)}× bare; the service itself is the rest.`);
   }
   const node = rows.find((r) => r.runtime === 'node');
   if (node) {
     const on = ratio(node.logOn, node.bare);
     const off = ratio(node.logOff, node.bare);
-    console.log(
+    table.log(
       `\nNode goals: access log on ≥ 0.55× bare node:http ${on >= 0.55 ? 'met' : 'NOT met'} (${on}); off ≥ 0.6× ${off >= 0.6 ? 'met' : 'NOT met'} (${off})`,
     );
   }
+  table.save();
 }
 
 /** A host at `logLevel` (info: the access log on; warn: off) with a contract key, and the body of `path` it answers. */

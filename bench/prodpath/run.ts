@@ -37,6 +37,7 @@ import postgres from 'postgres';
 import { POSTGRES_ADMIN_URL } from '../../test/conformance/databases.js';
 import { commandFor, freePort, ROOT } from '../../test/hosts/process-host.js';
 import { createRedisProcess, type RedisProcess } from '../../test/limits/redis-process.js';
+import { resultFile } from '../result-file.js';
 import { type CpuPerRequest, type CpuSnapshot, cpuPerRequest, cpuSnapshot } from './cpu.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -234,8 +235,9 @@ async function main(): Promise<void> {
       }
     }
 
-    console.log(
-      `\nGET /api/v1/masters/{id} (200 ids), ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s (medians); hosts at LOG_LEVEL=${LOG_LEVEL}${LOG_LEVEL === 'info' ? ' (access log on)' : ''}`,
+    const table = resultFile('prodpath');
+    table.log(
+      `GET /api/v1/masters/{id} (200 ids), ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s (medians); hosts at LOG_LEVEL=${LOG_LEVEL}${LOG_LEVEL === 'info' ? ' (access log on)' : ''}`,
     );
     for (const runtime of RUNTIMES) {
       const of = (name: TargetName) => {
@@ -250,36 +252,37 @@ async function main(): Promise<void> {
       };
       const bare = of('bare');
       const pg = of('bare+pg');
-      console.log(`\n${runtime}`);
-      console.log('| target | req/s | p50 ms | p99 ms | / bare+pg | p99 added | CPU µs/request: process · PostgreSQL · Redis = total | bare+pg total / this |');
-      console.log('|---|---|---|---|---|---|---|---|');
+      table.log(`\n${runtime}`);
+      table.log('| target | req/s | p50 ms | p99 ms | / bare+pg | p99 added | CPU µs/request: process · PostgreSQL · Redis = total | bare+pg total / this |');
+      table.log('|---|---|---|---|---|---|---|---|');
       for (const name of TARGET_NAMES) {
         const row = of(name);
         if (row.rps === undefined) continue; // not measured (BENCH_TARGETS)
         const ratio = name === 'bare' ? '—' : `${(row.rps / pg.rps).toFixed(2)}×`;
         const added = name === 'bare' || name === 'bare+pg' ? '—' : `${(row.p99 - pg.p99).toFixed(1)} ms`;
         const capacity = name === 'bare' ? '—' : `${(pg.cpu.total / row.cpu.total).toFixed(2)}×`;
-        console.log(`| ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${ratio} | ${added} | ${cpuText(row.cpu)} | ${capacity} |`);
+        table.log(`| ${name} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${ratio} | ${added} | ${cpuText(row.cpu)} | ${capacity} |`);
       }
-      console.log(`bare+pg / bare: ${(pg.rps / bare.rps).toFixed(2)}×`);
+      table.log(`bare+pg / bare: ${(pg.rps / bare.rps).toFixed(2)}×`);
       const base = of('base host');
       const host = of('host');
       const workers = of('host, 2 workers');
       if (workers.rps !== undefined && host.rps !== undefined)
-        console.log(
+        table.log(
           `host, 2 workers / host (WEB_CONCURRENCY=2 against 1): ${(workers.rps / host.rps).toFixed(2)}× req/s, p99 ${workers.p99} vs ${host.p99} ms, CPU ${workers.cpu.total.toFixed(0)} vs ${host.cpu.total.toFixed(0)} µs/request (all processes; the host's are the primary and its workers)`,
         );
       if (base.rps !== undefined && host.rps !== undefined)
-        console.log(
+        table.log(
           `host / base host (${BASELINE_ROOT}): ${(host.rps / base.rps).toFixed(2)}× req/s, host process CPU ${host.cpu.process.toFixed(0)} vs ${base.cpu.process.toFixed(0)} µs/request`,
         );
       if (runtime === 'node') {
         const ratio = host.rps / pg.rps;
-        console.log(
+        table.log(
           `Node goal (host ≥ 0.75× bare+pg, p99 added ≤ 2 ms): ${ratio >= 0.75 && host.p99 - pg.p99 <= 2 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×, +${(host.p99 - pg.p99).toFixed(1)} ms)`,
         );
       }
     }
+    table.save();
   } finally {
     await redis?.kill();
     rmSync(dir, { recursive: true, force: true });

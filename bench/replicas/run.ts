@@ -21,6 +21,7 @@ import postgres from 'postgres';
 import { freePort } from '../../test/hosts/process-host.js';
 import { spawnNodeHost } from '../../test/support/node-host-process.js';
 import { type PgCluster, startPrimary, startReplica } from '../../test/support/pg-cluster.js';
+import { resultFile } from '../result-file.js';
 import { cpuSecondsOf } from './cpu.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -173,17 +174,19 @@ async function main(): Promise<void> {
       }
     }
     const baseline = median(runs.filter((r) => r.replicas === 0).map((r) => r.rps));
-    console.log(`\ncatalogue reads, ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} interleaved rounds, ${MASTERS} masters (medians)`);
-    console.log('| replicas | req/s | vs 0 | p50 ms | p99 ms | CPU % host | primary | replicas |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    const table = resultFile('replicas');
+    table.log(`catalogue reads, ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} interleaved rounds, ${MASTERS} masters (medians)`);
+    table.log('| replicas | req/s | vs 0 | p50 ms | p99 ms | CPU % host | primary | replicas |');
+    table.log('|---|---|---|---|---|---|---|---|');
     for (const count of [0, 1, 2]) {
       const mine = runs.filter((r) => r.replicas === count);
       const rps = median(mine.map((r) => r.rps));
       const replicaCpu = Array.from({ length: count }, (_, i) => median(mine.map((r) => r.cpu.replicas[i] ?? 0)));
-      console.log(
+      table.log(
         `| ${count} | ${Math.round(rps)} | ${(rps / baseline).toFixed(2)}× | ${median(mine.map((r) => r.p50))} | ${median(mine.map((r) => r.p99))} | ${median(mine.map((r) => r.cpu.host))} | ${median(mine.map((r) => r.cpu.primary))} | ${replicaCpu.join(' / ') || '—'} |`,
       );
     }
+    table.save();
   } finally {
     for (const cluster of clusters.reverse()) {
       await cluster.stop('fast').catch(() => undefined);

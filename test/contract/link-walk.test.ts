@@ -3,7 +3,9 @@
  * new user reads first — search (the README's curl among them), breakouts, tastemakers and
  * ones-to-watch, the README's master 113 and its wayfind — on v1 and v2, every `_links` URL,
  * every `cluster_id`, every agent `slug` and wayfind's `to` is followed one level deep, and
- * each must answer 200. Run on the generated demo (memory), on the Discogs samples (memory and
+ * each must answer 200 with the resource it names (issue 32): a master's dossier link that
+ * master's dossier, an artist link that artist, a wayfind `to` the master at its pointer; a
+ * link whose subject the walk does not know fails too. Run on the generated demo (memory), on the Discogs samples (memory and
  * PostgreSQL) and on a catalogue imported from the samples' masters file alone (PostgreSQL
  * and memory): a credited artist with no row of its own is a stub agent (docs/decisions.md §5).
  */
@@ -39,8 +41,81 @@ async function serviceOn(catalogue: Parameters<typeof createService>[0]['catalog
   return (path) => service.fetch(new Request(ORIGIN + path, { headers: { 'x-api-key': plaintext } }));
 }
 
-/** Where an answer points: its `_links`, cluster ids, agent slugs and wayfind's `to`. */
-function targetsOf(body: unknown, base: string, out: Set<string>): void {
+/**
+ * What a target must answer to be the right resource, not only a 200: each expectation reads
+ * the answer (a master's dossier link answers that master's dossier, an artist link that
+ * artist, a wayfind `to` the master at its pointer).
+ */
+interface Expectation {
+  what: string;
+  holds(answer: Record<string, unknown>): boolean;
+}
+
+type Targets = Map<string, Expectation[]>;
+
+function expectAt(targets: Targets, target: string, expectation: Expectation): void {
+  const list = targets.get(target) ?? [];
+  if (!list.some((known) => known.what === expectation.what)) list.push(expectation);
+  targets.set(target, list);
+}
+
+const at = (answer: unknown, pointer: string): unknown =>
+  pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((node, step) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[step] : undefined), answer);
+
+function is(pointer: string, value: unknown): Expectation {
+  return { what: `${pointer} = ${JSON.stringify(value)}`, holds: (answer) => at(answer, pointer) === value };
+}
+
+function all(...expectations: Expectation[]): Expectation {
+  return { what: expectations.map((e) => e.what).join(', '), holds: (answer) => expectations.every((e) => e.holds(answer)) };
+}
+
+/** The agent with this cluster id (and kind, and slug when known). */
+function agent(clusterId: number, kind: string | null, slug: unknown): Expectation {
+  const parts = [is('/cluster_id', clusterId)];
+  if (kind) parts.push(is('/kind', kind));
+  if (typeof slug === 'string') parts.push(is('/slug', slug));
+  return all(...parts);
+}
+
+/** What each `_links` member of a node must answer, by the node it sits on. */
+function linkExpectation(node: Record<string, unknown>, key: string, kind: string | null): Expectation | null {
+  const master = node.master as Record<string, unknown> | undefined;
+  if (master && typeof master.master_id === 'number' && Array.isArray(node.releases)) {
+    // a master dossier: self is this dossier, master is its record
+    if (key === 'self') return is('/master/master_id', master.master_id);
+    if (key === 'master') return all(is('/master_id', master.master_id), { what: 'a record (no /master)', holds: (a) => a.master === undefined });
+    return null;
+  }
+  const masterId = typeof node.master_id === 'number' ? node.master_id : node.type === 'master' && typeof node.id === 'number' ? node.id : null;
+  if (masterId !== null) {
+    if (key === 'self') return all(is('/master_id', masterId), { what: 'a record (no /master)', holds: (a) => a.master === undefined });
+    if (key === 'dossier') return all(is('/master/master_id', masterId), { what: 'releases', holds: (a) => Array.isArray(a.releases) });
+    if (key === 'artist') {
+      // v2: the master's main artist, whose discography holds it
+      const credited = ((node.credits ?? node.artists) as Array<{ cluster_id?: number }>).map((ref) => ref.cluster_id);
+      return {
+        what: `an artist credited on master ${masterId} (${credited.join(', ')})`,
+        holds: (a) => a.kind === 'artist' && credited.includes(a.cluster_id as number),
+      };
+    }
+    return null;
+  }
+  const clusterId = typeof node.cluster_id === 'number' ? node.cluster_id : typeof node.id === 'number' && kind ? node.id : null;
+  if (clusterId === null) return null;
+  if (key === 'self' || key === 'dossier') return agent(clusterId, kind ?? kindOfClusterId(clusterId), node.slug);
+  if (key === 'bandcamp') {
+    const signals = (a: Record<string, unknown>) => (a.bandcamp ?? a) as Record<string, unknown>;
+    return { what: `Bandcamp signals of ${clusterId}`, holds: (a) => signals(a).cluster_id === clusterId && typeof signals(a).url === 'string' };
+  }
+  return null;
+}
+
+/** Where an answer points — its `_links`, cluster ids, agent slugs and wayfind's `to` — and what each must answer. */
+function targetsOf(body: unknown, base: string, out: Targets): void {
   if (Array.isArray(body)) {
     for (const item of body) targetsOf(item, base, out);
     return;
@@ -50,18 +125,26 @@ function targetsOf(body: unknown, base: string, out: Set<string>): void {
   let kind: string | null = null;
   if (typeof node.cluster_id === 'number') {
     kind = kindOfClusterId(node.cluster_id);
-    if (kind === 'artist' || kind === 'label') out.add(`${base}/${kind}/${node.cluster_id}`);
+    if (kind === 'artist' || kind === 'label') expectAt(out, `${base}/${kind}/${node.cluster_id}`, agent(node.cluster_id, kind, node.slug));
   } else if (typeof node.type === 'string' && node.type !== 'master' && typeof node.id === 'number') {
     kind = node.type;
   } else if (typeof node.kind === 'string' && ['artist', 'label', 'festival'].includes(node.kind)) {
     kind = node.kind;
   }
-  if (kind && typeof node.slug === 'string') out.add(`${base}/dossier/${kind}/${node.slug}`);
-  if (kind && node.slug === null) out.add(`null slug of ${kind} ${String(node.cluster_id ?? node.id)}`);
-  if (typeof node.to === 'string' && node.to.startsWith('/api/')) out.add(node.to);
+  const clusterId = (node.cluster_id ?? node.id) as number;
+  if (kind && typeof node.slug === 'string') expectAt(out, `${base}/dossier/${kind}/${node.slug}`, agent(clusterId, kind, node.slug));
+  if (kind && node.slug === null) expectAt(out, `null slug of ${kind} ${String(clusterId)}`, { what: 'a slug', holds: () => false });
+  if (typeof node.to === 'string' && node.to.startsWith('/api/')) {
+    // wayfind: the master sits at its pointer in the answer of `to`
+    expectAt(out, node.to, is(`${String(node.pointer)}/master_id`, node.master_id));
+  }
   for (const [key, value] of Object.entries(node)) {
     if (key === '_links' && value && typeof value === 'object') {
-      for (const url of Object.values(value)) if (typeof url === 'string') out.add(url.startsWith(ORIGIN) ? url.slice(ORIGIN.length) : url);
+      for (const [rel, url] of Object.entries(value)) {
+        if (typeof url !== 'string') continue;
+        const target = url.startsWith(ORIGIN) ? url.slice(ORIGIN.length) : url;
+        expectAt(out, target, linkExpectation(node, rel, kind) ?? { what: `a known subject for _links.${rel}`, holds: () => false });
+      }
     } else {
       targetsOf(value, base, out);
     }
@@ -76,7 +159,6 @@ interface WalkResult {
 
 async function walk(fetch: Fetch, masterId: number | null): Promise<WalkResult> {
   const failures: string[] = [];
-  const targets = new Map<string, Set<string>>();
   const starts: string[] = [];
   for (const base of ['/api/v1', '/api/v2']) {
     starts.push(
@@ -111,21 +193,31 @@ async function walk(fetch: Fetch, masterId: number | null): Promise<WalkResult> 
     if (response.status !== 200) failures.push(`start ${path} → ${response.status}`);
     answers.push({ path, body: await response.json() });
   }
+  const expectations = new Map<string, { from: string; expected: Expectation[] }>();
   for (const { path, body } of answers) {
-    const out = new Set<string>();
+    const out: Targets = new Map();
     targetsOf(body, path.startsWith('/api/v2') ? '/api/v2' : '/api/v1', out);
-    for (const target of out) targets.set(target, (targets.get(target) ?? new Set()).add(path));
+    for (const [target, expected] of out) {
+      const known = expectations.get(target) ?? { from: path, expected: [] };
+      for (const e of expected) if (!known.expected.some((k) => k.what === e.what)) known.expected.push(e);
+      expectations.set(target, known);
+    }
   }
-  for (const [target, from] of targets) {
+  for (const [target, { from, expected }] of expectations) {
     if (target.startsWith('null slug')) {
-      failures.push(`${target} in ${[...from][0]}`);
+      failures.push(`${target} in ${from}`);
       continue;
     }
     const response = await fetch(target);
-    if (response.status !== 200) failures.push(`${target} → ${response.status} (from ${[...from][0]})`);
-    await response.body?.cancel();
+    if (response.status !== 200) {
+      failures.push(`${target} → ${response.status} (from ${from})`);
+      await response.body?.cancel();
+      continue;
+    }
+    const answer = (await response.json()) as Record<string, unknown>;
+    for (const e of expected) if (!e.holds(answer)) failures.push(`${target} (from ${from}) is not the resource linked: expected ${e.what}`);
   }
-  return { starts: answers.length, followed: targets.size, failures };
+  return { starts: answers.length, followed: expectations.size, failures };
 }
 
 async function mastersFileAlone(): Promise<CatalogueData> {
@@ -155,7 +247,7 @@ function expectAllResolve(result: WalkResult): void {
   expect(result.followed).toBeGreaterThan(100);
 }
 
-describe('the link walk: every id and link an answer hands out answers 200', () => {
+describe('the link walk: every id and link an answer hands out answers 200 with the resource it names', () => {
   it('the generated demo catalogue (memory)', async () => {
     const fetch = await serviceOn(createMemoryCatalogue(generateCatalogue()));
     expectAllResolve(await walk(fetch, null));

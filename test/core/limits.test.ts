@@ -174,14 +174,20 @@ describe('monthly quota', () => {
     const t = setup({ now: '2026-03-10T10:00:00Z' });
     const key = await t.issueKey({ tier: 'self_serve_49', overage: 'bill' });
     const [customer] = [...t.accounts.customers.values()];
-    const policy = { burstPerMinute: 60, concurrency: 2, quotaPerMonth: 3, quotaMode: 'bill' as const };
-    // A tiny quota through the limiter itself, then the route: no refusal in bill mode.
-    for (let i = 0; i < 5; i++) {
+    // The month's first 9,998 calls through the limiter itself (the tier's quota and mode, a
+    // burst that does not refuse them), then 5 through the route: the last 3 are past the
+    // 10,000 quota and, in bill mode, answered, counted and reported as overage.
+    const policy = { burstPerMinute: 1_000_000, concurrency: 2, quotaPerMonth: 10_000, quotaMode: 'bill' as const };
+    for (let i = 0; i < 9_998; i++) {
       const d = await t.limiter.admit({ customerId: customer!.id, environment: 'test', keyId: 'k', policy, now: t.clock.now() });
-      expect(d.allowed).toBe(true);
+      if (!d.allowed) throw new Error(`limiter call ${i} refused`);
       await d.release();
     }
-    expect((await get(t, key)).status).toBe(200);
+    t.clock.advance(61_000); // out of their burst window: only the quota is left to decide
+    for (let i = 0; i < 5; i++) expect((await get(t, key)).status).toBe(200);
+    const usage = await t.fetch('/api/v1/usage', { headers: { 'x-api-key': key } });
+    expect(await usage.json()).toMatchObject({ calls: 10_003, quota: 10_000, remaining: 0, overage: 'bill', overage_calls: 3, tier: 'self_serve_49' });
+    expect(usage.headers.get('ratelimit')).toMatch(/"quota";r=0;/);
   });
 
   it('usage does not count and 429s do not count', async () => {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../conformance/databases.js';
 import { issueKeyOverHttp } from '../support/admin-keys.js';
 import { type HostOnStores, startHostOnStores } from '../support/host-on-stores.js';
+import { lockTable } from '../support/table-lock.js';
 
 const ADMIN_TOKEN = 'storm-admin-token-0123456789abcdef';
 /** A counted route that needs no catalogue rows: the key lookup is its only database read. */
@@ -43,22 +44,8 @@ describe('150 first requests of one key at once on a cold Node host (PostgreSQL 
       limits: { burst_per_minute: 10_000, concurrency: 1_000 },
     });
     const answers: Array<{ status: number; error?: string }> = [];
-    const locker = db.connect({ max: 1 });
-    let release = () => {};
-    const unlocked = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked = () => {};
-    const lockHeld = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holding = locker.begin(async (tx) => {
-      await tx`LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE`;
-      locked();
-      await unlocked;
-    });
+    const lock = await lockTable(db.url, 'api_keys');
     try {
-      await lockHeld;
       const storm = Array.from({ length: STORM }, async () => {
         const response = await fetch(`${base}${COUNTED}`, { headers: { 'x-api-key': key } });
         const body = (await response.json()) as { error?: string };
@@ -68,12 +55,10 @@ describe('150 first requests of one key at once on a cold Node host (PostgreSQL 
       for (let i = 0; i < 200 && !(await lookupWaiting(db)); i++) await new Promise((r) => setTimeout(r, 25));
       // …and the rest arrive meanwhile (refusals, if any, come back at once).
       for (let i = 0; i < 40 && answers.length < STORM - 144; i++) await new Promise((r) => setTimeout(r, 50));
-      release();
-      await holding;
+      await lock.release();
       await Promise.all(storm);
     } finally {
-      release();
-      await locker.end({ timeout: 1 });
+      await lock.release();
     }
     const refused = answers.filter((a) => a.status !== 200);
     expect(refused).toEqual([]);

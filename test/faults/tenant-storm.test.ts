@@ -8,19 +8,31 @@
  * MODE` for 3 s; meanwhile customer A's clients give up after 0.8–1.7 s and customer B's wait.
  * With more queries than connections, postgres.js pipelines them, which is where a cancelled
  * query used to hand its result to the next one on the connection.
+ *
+ * Every call of a round presents a key of its own customer, issued just before the round:
+ * since issue 27 concurrent lookups of one key are one read, and a cached key reads nothing,
+ * so one key per customer would make two queries a round and nothing to pipeline. A mix-up is
+ * an answer carrying another customer's id, or a key lookup the gate refused because the
+ * store answered it with another key's row (`AccountsMismatch`, logged as an internal error):
+ * that is how the §8 regression — QueryGuard cancelling a pipelined query on abort — shows
+ * through the gate's own check. 503 and 504 prove nothing either way, so the patient calls
+ * must mostly be 200s, each carrying its own customer's id.
  */
-import type { LogRecord } from '@catalogue/core';
+import { issueCustomerKey, type LogRecord } from '@catalogue/core';
 import { createServiceFromEnv, type HostedService } from '@catalogue/host-kit';
 import { connectPostgres, createPostgresAccounts, createPostgresCatalogue, guardFor, migrate, type QueryGuard } from '@catalogue/postgres';
-import postgres, { type Sql } from 'postgres';
+import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer, listen, type RunningServer } from '../../hosts/node/src/serve.js';
 import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
+import { lockTable } from '../support/table-lock.js';
 
 const ADMIN_TOKEN = 'storm-admin-token-0123456789abcdef';
 const ROUNDS = 3;
 const PER_CUSTOMER = 60;
 const LOCK_MS = 3_000;
+/** Patient calls that must be 200 (with their own customer's id): the mix-up check is not vacuous. */
+const PATIENT_200_FLOOR = Math.ceil(ROUNDS * PER_CUSTOMER * 0.9);
 
 interface Issued {
   key: string;
@@ -38,19 +50,19 @@ let sql: Sql;
 let guard: QueryGuard;
 let hosted: HostedService;
 let running: RunningServer;
-let a: Issued;
-let b: Issued;
+let issuerSql: Sql;
+let accounts: ReturnType<typeof createPostgresAccounts>;
 const logged: LogRecord[] = [];
 
-async function issue(tier: string, email: string): Promise<Issued> {
-  const response = await fetch(`${running.url}/api/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, tier }),
-  });
-  expect(response.status).toBe(201);
-  const body = (await response.json()) as { key: string; customer_id: string };
-  return { key: body.key, customerId: body.customer_id };
+/** A customer with one live key, written straight to the database (no key cache knows it). */
+async function issue(tier: 'self_serve_299' | 'contract_2000', email: string): Promise<Issued> {
+  const issued = await issueCustomerKey(accounts, { email, tier, environment: 'live' }, new Date());
+  return { key: issued.plaintext, customerId: issued.customer.id };
+}
+
+/** How many key lookups the gate refused for being answered with another key's row. */
+function refusedMismatches(): number {
+  return logged.filter((record) => record.kind === 'request.internal_error' && String(record.error).includes('AccountsMismatch')).length;
 }
 
 async function usage(key: string, signal?: AbortSignal): Promise<Answer | 'gave-up'> {
@@ -66,20 +78,8 @@ async function usage(key: string, signal?: AbortSignal): Promise<Answer | 'gave-
 
 /** Holds the lock on api_keys for `ms` from a session of its own; resolves once it is held. */
 async function holdKeyTableLock(ms: number): Promise<{ released: Promise<void> }> {
-  const locker = postgres(db.url, { max: 1, onnotice: () => undefined });
-  let held!: () => void;
-  const isHeld = new Promise<void>((resolve) => {
-    held = resolve;
-  });
-  const released = locker
-    .begin(async (tx) => {
-      await tx`LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE`;
-      held();
-      await new Promise((resolve) => setTimeout(resolve, ms));
-    })
-    .then(() => locker.end({ timeout: 5 }));
-  await isHeld;
-  return { released };
+  const lock = await lockTable(db.url, 'api_keys');
+  return { released: new Promise((resolve) => setTimeout(resolve, ms)).then(() => lock.release()) };
 }
 
 interface RoundOutcome {
@@ -88,9 +88,14 @@ interface RoundOutcome {
 }
 
 async function stormRound(round: number): Promise<RoundOutcome> {
+  const keysOf = (tier: 'self_serve_299' | 'contract_2000', who: string) =>
+    Promise.all(Array.from({ length: PER_CUSTOMER }, (_, i) => issue(tier, `${who}${round}-${i}@storm.example`)));
+  const impatientKeys = await keysOf('self_serve_299', 'a');
+  const patientKeys = await keysOf('contract_2000', 'b');
   const lock = await holdKeyTableLock(LOCK_MS);
-  const impatient: Array<Promise<Answer | 'gave-up'>> = [];
-  const patient: Array<Promise<Answer | 'gave-up'>> = [];
+  const impatient: Array<Promise<{ who: Issued; answer: Answer | 'gave-up' }>> = [];
+  const patient: Array<Promise<{ who: Issued; answer: Answer | 'gave-up' }>> = [];
+  const call = (who: Issued, signal?: AbortSignal) => usage(who.key, signal).then((answer) => ({ who, answer }));
   // A seeded shuffle of the two customers' calls: in strict alternation, postgres.js's
   // round-robin over an even pool would keep each customer on connections of its own.
   let seed = 0x9e3779b9 ^ round;
@@ -104,21 +109,19 @@ async function stormRound(round: number): Promise<RoundOutcome> {
     [order[i], order[j]] = [order[j] as 'a' | 'b', order[i] as 'a' | 'b'];
   }
   for (const who of order) {
-    if (who === 'a') impatient.push(usage(a.key, AbortSignal.timeout(800 + Math.floor(next() * 900))));
-    else patient.push(usage(b.key));
+    if (who === 'a') impatient.push(call(impatientKeys[impatient.length] as Issued, AbortSignal.timeout(800 + Math.floor(next() * 900))));
+    else patient.push(call(patientKeys[patient.length] as Issued));
   }
-  const [aAnswers, bAnswers] = await Promise.all([Promise.all(impatient), Promise.all(patient)]);
+  const answers = (await Promise.all([...impatient, ...patient])).filter((called): called is { who: Issued; answer: Answer } => called.answer !== 'gave-up');
   await lock.released;
   let mixups = 0;
-  for (const answer of aAnswers) if (answer !== 'gave-up' && answer.customerId !== null && answer.customerId !== a.customerId) mixups++;
-  const patientAnswers = bAnswers.filter((answer): answer is Answer => answer !== 'gave-up');
-  for (const answer of patientAnswers) if (answer.customerId !== null && answer.customerId !== b.customerId) mixups++;
-  return { mixups, patient: patientAnswers };
+  for (const { who, answer } of answers) if (answer.customerId !== null && answer.customerId !== who.customerId) mixups++;
+  const patientIds = new Set(patientKeys.map((who) => who.customerId));
+  return { mixups, patient: answers.filter(({ who }) => patientIds.has(who.customerId)).map(({ answer }) => answer) };
 }
 
 async function settled(check: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let waited = 0; !check() && waited < ms; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
 beforeAll(async () => {
@@ -134,40 +137,43 @@ beforeAll(async () => {
     },
   );
   running = await listen(createNodeServer(hosted.service, { trustProxy: false }), 0, '127.0.0.1', 1_000);
-  a = await issue('self_serve_299', 'a@storm.example');
-  b = await issue('contract_2000', 'b@storm.example');
+  issuerSql = connectPostgres(db.url, { max: 2 });
+  accounts = createPostgresAccounts(issuerSql);
 }, 60_000);
 
 afterAll(async () => {
   await running?.close();
   await hosted?.close();
   await sql?.end({ timeout: 5 });
+  await issuerSql?.end({ timeout: 5 });
   await db?.drop();
 });
 
 describe('a database stall with one customer’s clients giving up (docs/decisions.md §8)', () => {
-  it('never answers one customer as another, answers every patient call, and leaks no slot', async () => {
+  it('never answers one customer as another (nor a key lookup with another key), answers the patient calls 200, and leaks no slot', async () => {
     const outcomes: RoundOutcome[] = [];
     for (let round = 0; round < ROUNDS; round++) outcomes.push(await stormRound(round));
 
-    const mixups = outcomes.reduce((sum, outcome) => sum + outcome.mixups, 0);
+    const mixups = outcomes.reduce((sum, outcome) => sum + outcome.mixups, 0) + refusedMismatches();
     const patient = outcomes.flatMap((outcome) => outcome.patient);
     await settled(() => guard.inFlight === 0, 12_000);
     const leaked = guard.inFlight;
-    console.info(`storm: ${ROUNDS} rounds, ${mixups} answers carrying another customer's id, ${leaked} slots held after the storm`);
+    console.info(
+      `storm: ${ROUNDS} rounds, ${mixups} mix-ups (answers carrying another customer's id, key lookups answered with another key's row), ${leaked} slots held after the storm`,
+    );
 
-    expect(mixups).toBe(0);
-    // Every patient call was answered (none gave up) with 200 for B, or a transient spec error.
+    expect(mixups, 'answers carrying another customer, and key lookups answered with another key').toBe(0);
+    // Every patient call was answered (none gave up), at most a few with a transient 503/504,
+    // and at least PATIENT_200_FLOOR with 200 and its own customer (checked per answer above).
     expect(patient).toHaveLength(ROUNDS * PER_CUSTOMER);
-    for (const answer of patient) {
-      if (answer.status === 200) expect(answer.customerId).toBe(b.customerId);
-      else expect([503, 504]).toContain(answer.status);
-    }
+    for (const answer of patient) if (answer.status !== 200) expect([503, 504]).toContain(answer.status);
+    expect(patient.filter((answer) => answer.status === 200 && answer.customerId !== null).length).toBeGreaterThanOrEqual(PATIENT_200_FLOOR);
     expect(logged.filter((record) => record.kind === 'request.internal_error')).toEqual([]);
 
     // After the storm the service is healthy: 40 sequential calls, each answered as its own customer.
+    const after = [await issue('self_serve_299', 'a-after@storm.example'), await issue('contract_2000', 'b-after@storm.example')];
     for (let i = 0; i < 40; i++) {
-      const who = i % 2 === 0 ? a : b;
+      const who = after[i % 2] as Issued;
       const answer = await usage(who.key);
       expect(answer).toMatchObject({ status: 200, customerId: who.customerId });
     }

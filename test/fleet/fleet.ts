@@ -96,9 +96,8 @@ export function failOpens(hosts: readonly FleetHost[], marks: readonly number[])
 
 /** Polls `read` until it gives `want` or `timeoutMs` passed; the last value read (assert on it). */
 export async function pollUntil<T>(read: () => Promise<T>, want: T, timeoutMs: number, everyMs = 500): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
   let value = await read();
-  while (value !== want && Date.now() < deadline) {
+  for (let polls = 0; value !== want && polls < timeoutMs / everyMs; polls++) {
     await new Promise((r) => setTimeout(r, everyMs));
     value = await read();
   }

@@ -40,9 +40,8 @@ async function startHost(runtime: Runtime): Promise<Host> {
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   // 'close': the process exited and its stdout was read to the end.
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
-  while (!stdout.includes('listening on')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${runtime} host did not start: ${stdout}`);
+  for (let polls = 0; !stdout.includes('listening on'); polls++) {
+    if (child.exitCode !== null || polls > 600) throw new Error(`${runtime} host did not start: ${stdout}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, base: `http://127.0.0.1:${port}`, stdout: () => stdout, exited, dataDir };

@@ -23,12 +23,9 @@ const MONTH = '2026-03';
  */
 const TIMEOUT_MS = { tcp: 50, rest: 250 } as const;
 
-/** The host's own work: the loop does nothing else meanwhile (no I/O is read). */
+/** The host's own work: the thread is blocked for `ms`, so the loop reads no I/O meanwhile. */
 function keepLoopBusy(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    // spin
-  }
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -31,7 +31,7 @@ describe('the limiter behind Redis Sentinel, through a failover (issue 27)', () 
     const failOpens: number[] = [];
     const logger: Logger = {
       log: (record: LogRecord) => {
-        if (record.kind === 'ratelimit.fail_open') failOpens.push(Date.now());
+        if (record.kind === 'ratelimit.fail_open') failOpens.push(failOpens.length);
       },
     };
     const hosted: HostedService = await createServiceFromEnv(
@@ -85,7 +85,6 @@ describe('the limiter behind Redis Sentinel, through a failover (issue 27)', () 
       expect(failOpens).toEqual([]);
 
       // The primary dies (SIGKILL by PID); calls go on until the limiter answers again on the promoted replica.
-      const killedAt = Date.now();
       const oldPort = await sentinel.killPrimary();
       const promoted = sentinel.waitForPrimaryOtherThan(oldPort);
       let promotedPort: number | null = null;
@@ -94,8 +93,8 @@ describe('the limiter behind Redis Sentinel, through a failover (issue 27)', () 
       });
       const duringStatuses: number[] = [];
       let answeredAgain = false;
-      const deadline = Date.now() + 30_000;
-      while (!answeredAgain && Date.now() < deadline) {
+      // At most 1,500 calls 20 ms apart (30 s and more): the bound of a wait, counted.
+      for (let attempt = 0; !answeredAgain && attempt < 1_500; attempt++) {
         const result = await call(during);
         duringStatuses.push(result.status);
         answeredAgain = promotedPort !== null && result.limited;
@@ -106,10 +105,7 @@ describe('the limiter behind Redis Sentinel, through a failover (issue 27)', () 
       expect(answeredAgain).toBe(true);
       expect(duringStatuses.filter((s) => s >= 500)).toEqual([]);
       expect(count(duringStatuses, 200)).toBe(duringStatuses.length);
-      const failOpenMs = failOpens.length ? (failOpens[failOpens.length - 1] as number) - killedAt : 0;
-      console.info(
-        `sentinel failover: ${duringStatuses.length} calls during the switch, ${failOpens.length} failed open over ${failOpenMs} ms after the kill; primary ${oldPort} → ${newPort}`,
-      );
+      console.info(`sentinel failover: ${duringStatuses.length} calls during the switch, ${failOpens.length} failed open; primary ${oldPort} → ${newPort}`);
 
       const failOpensDuringSwitch = failOpens.length;
 

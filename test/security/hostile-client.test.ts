@@ -69,15 +69,14 @@ async function linkFor(to: string, n = 1): Promise<string> {
 
 /** Resolves once the host's output holds `count` lines of `kind`. */
 async function logLines(kind: string, count: number, timeoutMs = 15_000): Promise<Array<Record<string, unknown>>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let polls = 0; ; polls++) {
     const lines = host
       .stdout()
       .split('\n')
       .filter((line) => line.includes(`"kind":"${kind}"`))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     if (lines.length >= count) return lines;
-    if (Date.now() > deadline) throw new Error(`waited for ${count} ${kind} line(s), got ${lines.length}`);
+    if (polls > timeoutMs / 50) throw new Error(`waited for ${count} ${kind} line(s), got ${lines.length}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

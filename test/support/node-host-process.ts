@@ -52,8 +52,7 @@ export async function spawnHostProcess(runtime: Runtime, env: Record<string, str
   });
   child.stderr?.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + startMs;
-  while (!out.includes('listening on') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  for (let polls = 0; !out.includes('listening on') && child.exitCode === null && polls < startMs / 100; polls++) await new Promise((r) => setTimeout(r, 100));
   const listening = out.includes('listening on');
   if (!listening && child.exitCode === null) {
     child.kill('SIGKILL');

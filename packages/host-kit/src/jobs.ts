@@ -7,14 +7,32 @@ export interface JobSchedule {
   stop(): void;
 }
 
-export function scheduleJobs(service: Pick<Service, 'runJobs'>, logger?: Logger, intervalMs: number = JOBS_INTERVAL_MS): JobSchedule {
+/** The clock and timer the schedule runs on: the process's by default, a test's fake otherwise. */
+export interface JobTimers {
+  now(): Date;
+  setInterval(tick: () => void, ms: number): unknown;
+  clearInterval(timer: unknown): void;
+}
+
+const SYSTEM_TIMERS: JobTimers = {
+  now: () => new Date(),
+  setInterval: (tick, ms) => setInterval(tick, ms),
+  clearInterval: (timer) => clearInterval(timer as ReturnType<typeof setInterval>),
+};
+
+export function scheduleJobs(
+  service: Pick<Service, 'runJobs'>,
+  logger?: Logger,
+  intervalMs: number = JOBS_INTERVAL_MS,
+  timers: JobTimers = SYSTEM_TIMERS,
+): JobSchedule {
   let running = false;
-  const timer = setInterval(() => {
+  const timer = timers.setInterval(() => {
     // One run at a time: a slow run (database hiccup) must not pile up behind itself.
     if (running) return;
     running = true;
     service
-      .runJobs(new Date())
+      .runJobs(timers.now())
       .catch((error: unknown) =>
         logger?.log({ level: 'error', kind: 'jobs.failed', job: 'all', error: error instanceof Error ? error.message : String(error) }),
       )
@@ -24,5 +42,5 @@ export function scheduleJobs(service: Pick<Service, 'runJobs'>, logger?: Logger,
   }, intervalMs);
   // A timer alone never keeps the process alive (Node, Bun).
   (timer as { unref?: () => void }).unref?.();
-  return { stop: () => clearInterval(timer) };
+  return { stop: () => timers.clearInterval(timer) };
 }

@@ -28,9 +28,9 @@ describe('postgres.js under repeated backend terminations', () => {
     let answered = 0;
     let failed = 0;
     let next = 0;
-    const until = Date.now() + 4_000;
+    let stop = false;
     const worker = async () => {
-      while (Date.now() < until) {
+      while (!stop) {
         const id = next++;
         unsettled.add(id);
         try {
@@ -44,10 +44,12 @@ describe('postgres.js under repeated backend terminations', () => {
       }
     };
     const killer = async () => {
-      while (Date.now() < until - 500) {
+      for (let round = 0; round < 14; round++) {
         await new Promise((resolve) => setTimeout(resolve, 250));
         await db.sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'driver-faults'`;
       }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      stop = true;
     };
     const workers = Array.from({ length: 16 }, worker);
     await killer();

@@ -1,9 +1,98 @@
-/** timeLimit: each call settles as its work does, or with StoreTimeoutError after `ms`; one timer serves them all. */
+/**
+ * timeLimit: each call settles as its work does, or with StoreTimeoutError `ms` after it was
+ * sent; one timer serves them all. Deadlines are checked on a fake event loop (its clock,
+ * timers, poll and check phases stepped by the test), never on the wall clock.
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StoreTimeoutError, timeLimit } from './with-timeout.js';
+import { type LoopClock, StoreTimeoutError, timeLimit } from './with-timeout.js';
 
 const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 const never = () => new Promise<never>(() => {});
+/** Lets every promise callback queued so far run. */
+const drain = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * An event loop on a clock of its own. Each iteration runs, at one instant: the timers due, the
+ * poll phase (replies that have arrived by then are read), then the check phase (immediates
+ * queued before it). `hold` is the host busy in the current turn: the clock moves, nothing runs.
+ */
+function fakeLoop() {
+  let now = 0;
+  let timers: Array<{ at: number; callback: () => void }> = [];
+  let replies: Array<{ at: number; deliver: () => void }> = [];
+  let immediates: Array<() => void> = [];
+  const clock: LoopClock = {
+    now: () => now,
+    setTimeout(callback, ms) {
+      timers.push({ at: now + Math.max(1, ms), callback });
+      return {};
+    },
+    setImmediate(callback) {
+      immediates.push(callback);
+    },
+  };
+  async function iteration(): Promise<void> {
+    const due = timers.filter((timer) => timer.at <= now).sort((a, b) => a.at - b.at);
+    timers = timers.filter((timer) => timer.at > now);
+    for (const timer of due) {
+      timer.callback();
+      await drain();
+    }
+    const read = replies.filter((reply) => reply.at <= now);
+    replies = replies.filter((reply) => reply.at > now);
+    for (const reply of read) {
+      reply.deliver();
+      await drain();
+    }
+    const checks = immediates;
+    immediates = [];
+    for (const callback of checks) {
+      callback();
+      await drain();
+    }
+  }
+  return {
+    clock,
+    now: () => now,
+    /** A store reply that reaches the socket at `at`, read in the first poll phase from then. */
+    reply<T>(at: number, value: T): Promise<T> {
+      return new Promise<T>((resolve) => replies.push({ at, deliver: () => resolve(value) }));
+    },
+    hold(ms: number): void {
+      now += ms;
+    },
+    /** Runs iterations until nothing is due before `until`, and leaves the clock there. */
+    async runUntil(until: number): Promise<void> {
+      await drain();
+      for (;;) {
+        if (immediates.length > 0) {
+          await iteration();
+          continue;
+        }
+        const next = Math.min(...timers.map((timer) => timer.at), ...replies.map((reply) => reply.at));
+        if (next > until) break;
+        now = Math.max(now, next);
+        await iteration();
+      }
+      now = Math.max(now, until);
+    },
+  };
+}
+
+/** A call's outcome and the fake clock's time when it came. */
+function watch(loop: ReturnType<typeof fakeLoop>, call: Promise<unknown>) {
+  const watched: { outcome: { result: string; at: number } | null; error: Error | null } = { outcome: null, error: null };
+  call.then(
+    () => {
+      watched.outcome = { result: 'ok', at: loop.now() };
+    },
+    (error: Error) => {
+      watched.outcome = { result: error instanceof StoreTimeoutError ? 'timeout' : 'error', at: loop.now() };
+      watched.error = error;
+    },
+  );
+  return watched;
+}
 
 describe('timeLimit', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -15,48 +104,67 @@ describe('timeLimit', () => {
     await expect(limit.wrap(Promise.reject(failure))).rejects.toBe(failure);
   });
 
-  it('rejects with StoreTimeoutError once ms have passed, not before', async () => {
-    const limit = timeLimit(60);
-    const started = performance.now();
-    const error = await limit.wrap(never()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreTimeoutError);
-    expect((error as Error).message).toBe('rate-limit store did not answer within 60 ms');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(59);
+  it('rejects with StoreTimeoutError once ms have passed since the send, not before', async () => {
+    const loop = fakeLoop();
+    const limit = timeLimit(60, loop.clock);
+    const call = watch(loop, limit.wrap(never()));
+    await loop.runUntil(59);
+    expect(call.outcome).toBeNull();
+    await loop.runUntil(60);
+    expect(call.outcome).toEqual({ result: 'timeout', at: 60 });
+    expect(call.error?.message).toBe('rate-limit store did not answer within 60 ms');
   });
 
   it('each call has its own deadline: calls made later time out later, quick ones are untouched', async () => {
-    const limit = timeLimit(80);
-    const started = performance.now();
-    const outcomes: Array<[string, number]> = [];
-    const track = (name: string, work: Promise<unknown>) =>
-      limit.wrap(work).then(
-        () => outcomes.push([`${name} ok`, performance.now() - started]),
-        (error: unknown) => outcomes.push([`${name} ${error instanceof StoreTimeoutError ? 'timeout' : 'error'}`, performance.now() - started]),
-      );
-    const first = track('first', never());
-    await later(40, null);
-    const second = track('second', never());
-    const quick = track('quick', later(10, 1));
-    const slowButInTime = track('slow', later(60, 2));
-    await Promise.all([first, second, quick, slowButInTime]);
-    expect(outcomes.map(([name]) => name)).toEqual(['quick ok', 'first timeout', 'slow ok', 'second timeout']);
-    const at = Object.fromEntries(outcomes);
-    expect(at['first timeout']).toBeGreaterThanOrEqual(79);
-    expect(at['second timeout']).toBeGreaterThanOrEqual(119);
+    const loop = fakeLoop();
+    const limit = timeLimit(80, loop.clock);
+    const first = watch(loop, limit.wrap(never()));
+    await loop.runUntil(40);
+    const second = watch(loop, limit.wrap(never()));
+    const quick = watch(loop, limit.wrap(loop.reply(50, 1)));
+    const slowButInTime = watch(loop, limit.wrap(loop.reply(100, 2)));
+    await loop.runUntil(500);
+    expect([first, second, quick, slowButInTime].map((call) => call.outcome)).toEqual([
+      { result: 'timeout', at: 80 },
+      { result: 'timeout', at: 120 },
+      { result: 'ok', at: 50 },
+      { result: 'ok', at: 100 },
+    ]);
+  });
+
+  it('judges a due call after the poll: a reply read in the iteration its timer fires in is taken', async () => {
+    const loop = fakeLoop();
+    const limit = timeLimit(60, loop.clock);
+    const onTheDeadline = watch(loop, limit.wrap(loop.reply(60, 'in time')));
+    const justLate = watch(loop, limit.wrap(loop.reply(61, 'late')));
+    await loop.runUntil(200);
+    expect(onTheDeadline.outcome).toEqual({ result: 'ok', at: 60 });
+    expect(justLate.outcome).toEqual({ result: 'timeout', at: 60 });
+  });
+
+  it('counts from the end of the turn that sent the call, not from the wrap', async () => {
+    const loop = fakeLoop();
+    const limit = timeLimit(50, loop.clock);
+    const call = watch(loop, limit.wrap(never()));
+    loop.hold(30); // the rest of the sending turn: the command leaves at its end
+    await loop.runUntil(79);
+    expect(call.outcome).toBeNull();
+    await loop.runUntil(80);
+    expect(call.outcome).toEqual({ result: 'timeout', at: 80 });
   });
 
   it('gives the calls waiting while the host held the loop that time back', async () => {
-    const limit = timeLimit(50);
-    let answer!: (value: string) => void;
-    const outcome = limit.wrap(new Promise<string>((resolve) => (answer = resolve)));
-    await new Promise((resolve) => setImmediate(resolve)); // the turn ended: the call was sent
-    // The host's own work holds the loop four times the limit; the store needs 20 ms once it is free.
-    const until = performance.now() + 200;
-    while (performance.now() < until) {
-      // spin
-    }
-    setTimeout(() => answer('in time'), 20);
-    await expect(outcome).resolves.toBe('in time');
+    const loop = fakeLoop();
+    const limit = timeLimit(50, loop.clock);
+    const answered = watch(loop, limit.wrap(loop.reply(220, 'in time')));
+    const unanswered = watch(loop, limit.wrap(never()));
+    await loop.runUntil(0); // the turn ended: the calls were sent, due at 50
+    // The host's own work holds the loop four times the limit; the store answers 20 ms after.
+    loop.hold(200);
+    await loop.runUntil(1_000);
+    expect(answered.outcome).toEqual({ result: 'ok', at: 220 });
+    // The unanswered call still times out: 50 ms of an idle loop after the stall.
+    expect(unanswered.outcome).toEqual({ result: 'timeout', at: 250 });
   });
 
   it('a settlement after the timeout goes unnoticed (no unhandled rejection)', async () => {

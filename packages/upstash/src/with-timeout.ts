@@ -46,10 +46,26 @@ class Pending {
   constructor(public reject: ((error: Error) => void) | null) {}
 }
 
+/**
+ * The event loop a limit runs on: the process's by default; a test's fake one steps through
+ * timers, polls and checks on a clock of its own.
+ */
+export interface LoopClock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): { unref?(): unknown };
+  setImmediate(callback: () => void): unknown;
+}
+
+const PROCESS_LOOP: LoopClock = {
+  now: () => performance.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  setImmediate: (callback) => setImmediate(callback),
+};
+
 /** A timer later than this (the loop's usual jitter is a millisecond or two) means the host held the loop. */
 const STALL_MS = 5;
 
-export function timeLimit(ms: number): TimeLimit {
+export function timeLimit(ms: number, loop: LoopClock = PROCESS_LOOP): TimeLimit {
   let head: Pending | null = null;
   let tail: Pending | null = null;
   /** The calls of the current turn, stamped with their deadline at its end. */
@@ -63,10 +79,10 @@ export function timeLimit(ms: number): TimeLimit {
 
   const arm = (first: Pending) => {
     scheduled = true;
-    armedFor = Math.max(first.due, performance.now());
+    armedFor = Math.max(first.due, loop.now());
     // Unreferenced: a call in flight holds its socket or request open anyway, and a settled
     // head must not keep a process alive until its deadline.
-    setTimeout(sweep, armedFor - performance.now()).unref();
+    loop.setTimeout(sweep, armedFor - loop.now()).unref?.();
   };
 
   /** Drops settled calls from the front, so a busy list holds no garbage for `ms`. */
@@ -82,7 +98,7 @@ export function timeLimit(ms: number): TimeLimit {
 
   /** The end of a turn that made calls: their commands have been written (tcp-sender.ts). */
   function stamp(): void {
-    lastSeen = performance.now();
+    lastSeen = loop.now();
     const due = lastSeen + ms;
     for (const pending of unstamped) pending.due = due;
     unstamped = [];
@@ -95,7 +111,7 @@ export function timeLimit(ms: number): TimeLimit {
     if (head === null) return;
     // A timer may fire a little before the clock reads its deadline (it counts from the event
     // loop's cached time): such a head is simply waited for again.
-    const now = performance.now();
+    const now = loop.now();
     if (now - armedFor > STALL_MS) {
       // The host held the loop: the calls waiting meanwhile get that time back (see the header).
       const stalled = now - lastSeen;
@@ -108,12 +124,12 @@ export function timeLimit(ms: number): TimeLimit {
     }
     // Due: let this iteration's poll phase read what has arrived, then judge (see the header).
     scheduled = true;
-    setImmediate(() => confirm(now));
+    loop.setImmediate(() => confirm(now));
   }
 
   function confirm(sweptAt: number): void {
     scheduled = false;
-    lastSeen = performance.now();
+    lastSeen = loop.now();
     while (head !== null && (head.reject === null || head.due <= sweptAt)) {
       const reject = head.reject;
       head.reject = null;
@@ -133,7 +149,7 @@ export function timeLimit(ms: number): TimeLimit {
         tail = pending;
         // After the sender's own end-of-turn write (queued when the command was made, before
         // this wrap), so the deadline starts once the command has left.
-        if (unstamped.push(pending) === 1) setImmediate(stamp);
+        if (unstamped.push(pending) === 1) loop.setImmediate(stamp);
         // A late settlement of `work` after the timeout is observed here, so it never surfaces as unhandled.
         work.then(
           (value) => {
