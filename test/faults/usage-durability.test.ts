@@ -16,6 +16,7 @@ import { createPostgresDatabase, type TestDatabase } from '../conformance/databa
 import { freePort } from '../hosts/process-host.js';
 import { createRedisProcess, type RedisProcess } from '../limits/redis-process.js';
 import { spawnNodeHost } from '../support/node-host-process.js';
+import { pollUntil } from '../support/poll-until.js';
 
 const ADMIN_TOKEN = 'usage-admin-token-0123456789abcdef';
 /** A counted route that needs no catalogue rows. */
@@ -52,16 +53,6 @@ async function calls(base: string, key: string, n: number, parallel = 10): Promi
     const statuses = await Promise.all(batch.map(async (pending) => (await pending).status));
     expect(statuses.every((status) => status === 200)).toBe(true);
   }
-}
-
-/** /readyz's status once it is 200, or the last one seen after ~10 s. */
-async function readyAgain(base: string): Promise<number> {
-  let status = 0;
-  for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    status = (await fetch(`${base}/readyz`)).status;
-  }
-  return status;
 }
 
 /** The live month counter in Redis (the default prefix's layout), or null when there is none. */
@@ -133,7 +124,7 @@ describe('usage survives kills and restarts (docs/decisions.md §8)', () => {
       await redis.start();
       // The host's connection is back (it reconnects in the background) before it is stopped, so
       // its close finds Redis answering and must count the buffered calls into the new counter.
-      expect(await readyAgain(host.base)).toBe(200);
+      expect(await pollUntil(async () => (await fetch(`${host.base}/readyz`)).status, 200, 10_000, 100)).toBe(200);
       expect(await host.stop()).toBe(0);
       expect(await durable(customerId)).toBe(110);
       // Redis restarted empty: the counter holds the 100 buffered calls and the 10 it lost, replayed at close.

@@ -17,7 +17,7 @@
  * PostgreSQL after an instance read that generation's durable mark (usage-replay.ts) is counted
  * twice; the window is the few milliseconds between a claim and its write.
  */
-import type { Environment } from '@catalogue/core';
+import { type Environment, monthOf } from '@catalogue/core';
 import type { LimiterContext } from './limiter-context.js';
 import { FLUSH_CLAIM_SCRIPT, FLUSH_COMMIT_SCRIPT, MARK_DIRTY_SCRIPT, MEMBERS_SCRIPT } from './scripts.js';
 
@@ -115,7 +115,7 @@ export function createUsageFlush(ctx: LimiterContext, claimTtlMs = FLUSH_CLAIM_T
       const month = ctx.monthAt(now);
       const months = [month];
       const monthStart = Date.parse(`${month}-01T00:00:00Z`);
-      if (now - monthStart < PREVIOUS_MONTH_DAYS_MS) months.push(new Date(monthStart - 1).toISOString().slice(0, 7));
+      if (now - monthStart < PREVIOUS_MONTH_DAYS_MS) months.push(monthOf(monthStart - 1));
       const counters = new Map<string, CounterRef>();
       for (const m of months) {
         try {
