@@ -19,6 +19,7 @@ import { FAIL_OPEN_NOT_READY_MS } from '@catalogue/core';
 import { Redis as IORedis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKeyOverHttp } from '../support/admin-keys.js';
+import { pollUntil } from '../support/poll-until.js';
 import { type HostOnStores, startHostOnStores } from '../support/host-on-stores.js';
 
 const ADMIN_TOKEN = 'failing-open-admin-token-0123456789';
@@ -79,7 +80,9 @@ describe('readiness of a Node host whose Redis answers PING but refuses every de
     expect(down.body).toMatchObject({ error: 'not_ready', details: [{ path: 'limits', message: expect.stringMatching(/^key-limit decisions fail open/) }] });
     expect(JSON.stringify(down.body)).not.toContain(String(stores?.redis.port));
     expect(FAIL_OPEN_NOT_READY_MS).toBe(5_000);
-    expect(stores?.host.output()).toContain('ratelimit.failing_open');
+    // The alarm line reaches this process through the host's stdout pipe, which is read apart
+    // from the /readyz socket: the answer can come first.
+    expect(await pollUntil(async () => stores?.host.output().includes('ratelimit.failing_open'), true, 5_000, 50)).toBe(true);
 
     await admin.config('SET', 'min-replicas-to-write', '0');
     let decided = false;

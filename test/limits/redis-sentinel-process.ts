@@ -27,7 +27,7 @@ export interface RedisSentinel {
   killPrimary(): Promise<number>;
   /** SENTINEL FAILOVER: the replica is promoted, the old primary becomes its replica. */
   failover(): Promise<void>;
-  /** Resolves once the sentinels name a primary other than `oldPort` and it answers as master. */
+  /** Resolves once every sentinel has ended the failover to a primary other than `oldPort`, and it answers as master. */
   waitForPrimaryOtherThan(oldPort: number, timeoutMs?: number): Promise<number>;
   stop(): Promise<void>;
 }
@@ -149,7 +149,16 @@ export async function createRedisSentinel(options: RedisSentinelOptions | number
       let now = oldPort;
       await until('the sentinels to promote the replica', timeoutMs, async () => {
         now = await primaryPort();
-        return now !== oldPort && /role:master/.test(await answer(now, (r) => r.info('replication'), password));
+        if (now === oldPort || !/role:master/.test(await answer(now, (r) => r.info('replication'), password))) return false;
+        // GET-MASTER-ADDR-BY-NAME names the promoted replica already while the sentinels still
+        // reconfigure replicas; +switch-master (which makes clients with a failover detector,
+        // ours included, reconnect once more) comes only when the failover has ended.
+        for (const s of sentinels) {
+          const fields = (await answer(s.port, (r) => r.call('SENTINEL', 'MASTER', NAME), sentinelPassword)) as string[];
+          const flags = fields[fields.indexOf('flags') + 1] ?? '';
+          if (fields[fields.indexOf('port') + 1] !== String(now) || flags.includes('failover_in_progress')) return false;
+        }
+        return true;
       });
       return now;
     },
