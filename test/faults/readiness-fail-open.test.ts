@@ -19,8 +19,8 @@ import { FAIL_OPEN_NOT_READY_MS } from '@catalogue/core';
 import { Redis as IORedis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKeyOverHttp } from '../support/admin-keys.js';
-import { pollUntil } from '../support/poll-until.js';
 import { type HostOnStores, startHostOnStores } from '../support/host-on-stores.js';
+import { pollUntil } from '../support/poll-until.js';
 
 const ADMIN_TOKEN = 'failing-open-admin-token-0123456789';
 const COUNTED = '/api/v1/dossier/manifest';

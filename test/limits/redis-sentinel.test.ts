@@ -117,7 +117,10 @@ describe('the limiter behind Redis Sentinel, through a failover (issue 27)', () 
       const afterCalls: Array<{ status: number; limited: boolean; at: number }> = [];
       for (let i = 0; i < 30; i++) afterCalls.push({ ...(await call(after)), at: Date.now() });
       const afterRun = afterCalls.map((c) => c.status);
-      if (count(afterRun, 429) !== 10) console.info(`sentinel failover: the fresh customer's calls after the switch (not 20 + 10): ${JSON.stringify(afterCalls)} failOpens ${failOpens.length} vs ${failOpensDuringSwitch} promoted ${promotedPort}`);
+      if (count(afterRun, 429) !== 10)
+        console.info(
+          `sentinel failover: the fresh customer's calls after the switch (not 20 + 10): ${JSON.stringify(afterCalls)} failOpens ${failOpens.length} vs ${failOpensDuringSwitch} promoted ${promotedPort}`,
+        );
       expect([count(afterRun, 200), count(afterRun, 429)]).toEqual([20, 10]);
       // The first customer's burst log went to the replica before the kill (say what is seen).
       const beforeAgain = await statuses(before, 5);
