@@ -16,7 +16,7 @@
  * 2. Judge by the document, not by what Dredd 14's OpenAPI 3.0 parser keeps of it: that parser
  *    drops `required: false` on response headers (every documented header becomes required),
  *    compares Content-Type with its parameters (`application/json; charset=utf-8` is not
- *    `application/json` to it, apiaryio/dredd#1391), and turns schemas into its own data
+ *    `application/json` to it, apiaryio/dredd#553 and #1391), and turns schemas into its own data
  *    structures without 3.1's `null` type unions, anyOf and maps (additionalProperties). So the
  *    expectation is rebuilt from the same document: the response's own JSON Schema (its
  *    components inlined, validated by Dredd's Ajv as draft-07), the headers the document marks
