@@ -350,8 +350,9 @@ describe('overage and contract review', () => {
     expect(mine().map(([, e]) => e.value)).toEqual([250, 100]);
     expect(mine().map(([id]) => id)).toEqual([`overage_${customer.id}_${month}_250`, `overage_${customer.id}_${month}_350`]);
     // A report begun but never confirmed is resent with the same identifier: counted once.
-    await h.accounts.setOveragePending(customer.id, month, 400);
-    await h.accounts.setOveragePending(customer.id, month, 400);
+    expect(await h.accounts.setOveragePending(customer.id, month, 400, 350)).toBe(true);
+    // A second claim from the same cursor (another instance) is refused while that one is pending.
+    expect(await h.accounts.setOveragePending(customer.id, month, 420, 350)).toBe(false);
     const requestsBefore = stripeApi.meterRequests;
     await h.service.runJobs(now);
     expect(stripeApi.meterRequests).toBeGreaterThan(requestsBefore);

@@ -5,7 +5,17 @@
  * separate connections, which is what the transactions and row locks must survive.
  */
 import { createHash } from 'node:crypto';
-import type { Accounts, CheckoutCompletion, NewKey, SearchEvent } from '@catalogue/core';
+import {
+  type Accounts,
+  type CheckoutCompletion,
+  type Environment,
+  type NewKey,
+  type OverageReport,
+  type Ports,
+  reportOverage,
+  type SearchEvent,
+  TIERS,
+} from '@catalogue/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** What the suite may read beside the port: stored rows the port never hands back. */
@@ -38,6 +48,20 @@ const key = (id: string, hash: string, environment: 'live' | 'test' = 'live'): N
   created_at: created,
 });
 const WEEK = 7 * 86_400_000;
+
+/** Every method of `accounts`, bound to it (a spread of a class instance would lose them). */
+function bound(accounts: Accounts): Accounts {
+  const methods: Record<string, unknown> = {};
+  let proto: object | null = accounts;
+  while (proto && proto !== Object.prototype) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const value = (accounts as unknown as Record<string, unknown>)[name];
+      if (typeof value === 'function' && name !== 'constructor' && !(name in methods)) methods[name] = value.bind(accounts);
+    }
+    proto = Object.getPrototypeOf(proto);
+  }
+  return methods as unknown as Accounts;
+}
 
 /** A checkout completion whose ids all derive from `tag`. */
 function checkout(tag: string, overrides: Partial<CheckoutCompletion> = {}): CheckoutCompletion {
@@ -642,6 +666,80 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
       });
     });
 
+    group('overage reported by two instances at once (one report in flight per customer and month)', (store) => {
+      const month = '2026-03';
+      const now = new Date('2026-03-15T00:00:00Z');
+      beforeAll(async () => {
+        const { accounts } = store();
+        await accounts.completeCheckout(checkout('olga'));
+        await accounts.setOverage('cust_olga', 'bill');
+        await accounts.addUsage('cust_olga', 'live', month, TIERS.self_serve_49.quotaPerMonth + 250);
+      });
+
+      it('the second instance, having read the cursor before the first claimed it, reports nothing twice; the growth follows on the next run', async () => {
+        const { accounts } = store();
+        const sent: OverageReport[] = [];
+        let firstInFlight: () => void = () => {};
+        const firstSending = new Promise<void>((resolve) => (firstInFlight = resolve));
+        let read = 0;
+        let bothRead: () => void = () => {};
+        const barrier = new Promise<void>((resolve) => (bothRead = resolve));
+        /** An instance's ports: both read the cursor before either goes on; the second reads usage only once the first is sending. */
+        const instance = (second: boolean): Ports =>
+          ({
+            accounts: {
+              ...bound(accounts),
+              async getOverageCursor(customerId: string, m: string) {
+                const cursor = await accounts.getOverageCursor(customerId, m);
+                if (m === month && ++read === 2) bothRead();
+                if (m === month) await barrier;
+                return cursor;
+              },
+              async getUsage(customerId: string, environment: Environment, m: string) {
+                if (second && m === month) {
+                  await firstSending;
+                  // 100 more calls land while the first instance's report is in flight.
+                  await accounts.addUsage('cust_olga', 'live', month, 100);
+                }
+                return accounts.getUsage(customerId, environment, m);
+              },
+            },
+            limiter: { monthCount: async () => 0 },
+            billing: {
+              async reportOverage(report: OverageReport) {
+                sent.push(report);
+                if (!second) firstInFlight();
+                await new Promise((r) => setTimeout(r, 20));
+              },
+            },
+            logger: { log() {} },
+          }) as unknown as Ports;
+        await Promise.all([reportOverage(instance(false), now), reportOverage(instance(true), now)]);
+        // Once both are done, a run reports what the second could not.
+        read = 1;
+        await reportOverage(instance(false), now);
+        expect(sent.map((r) => r.value).reduce((a, b) => a + b, 0)).toBe(350);
+        expect(new Set(sent.map((r) => r.identifier)).size).toBe(sent.length);
+        expect(await accounts.getOverageCursor('cust_olga', month)).toEqual({ reported: 350, pending: null });
+      });
+
+      it('a claim holds only from the cursor that was read, and a late confirmation never moves the cursor back', async () => {
+        const { accounts } = store();
+        const month2 = '2026-04';
+        const claims = await Promise.all([accounts.setOveragePending('cust_olga', month2, 100, 0), accounts.setOveragePending('cust_olga', month2, 120, 0)]);
+        expect(claims.filter(Boolean)).toHaveLength(1);
+        const pending = (await accounts.getOverageCursor('cust_olga', month2)).pending;
+        expect([100, 120]).toContain(pending);
+        await accounts.commitOverage('cust_olga', month2, pending as number);
+        expect(await accounts.setOveragePending('cust_olga', month2, 300, 0)).toBe(false);
+        expect(await accounts.setOveragePending('cust_olga', month2, 300, pending as number)).toBe(true);
+        await accounts.commitOverage('cust_olga', month2, 300);
+        // The first report's confirmation, arriving late, leaves the newer one standing.
+        await accounts.commitOverage('cust_olga', month2, 100);
+        expect(await accounts.getOverageCursor('cust_olga', month2)).toEqual({ reported: 300, pending: null });
+      });
+    });
+
     group('overage cursor, contract reviews and search events', (store) => {
       beforeAll(async () => {
         await store().accounts.completeCheckout(checkout('lena'));
@@ -650,11 +748,11 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
       it('keeps the reported and pending overage per customer and month', async () => {
         const { accounts } = store();
         expect(await accounts.getOverageCursor('cust_lena', '2026-03')).toEqual({ reported: 0, pending: null });
-        await accounts.setOveragePending('cust_lena', '2026-03', 400);
+        expect(await accounts.setOveragePending('cust_lena', '2026-03', 400, 0)).toBe(true);
         expect(await accounts.getOverageCursor('cust_lena', '2026-03')).toEqual({ reported: 0, pending: 400 });
         await accounts.commitOverage('cust_lena', '2026-03', 400);
         expect(await accounts.getOverageCursor('cust_lena', '2026-03')).toEqual({ reported: 400, pending: null });
-        await accounts.setOveragePending('cust_lena', '2026-03', 900);
+        expect(await accounts.setOveragePending('cust_lena', '2026-03', 900, 400)).toBe(true);
         expect(await accounts.getOverageCursor('cust_lena', '2026-03')).toEqual({ reported: 400, pending: 900 });
         await accounts.commitOverage('cust_lena', '2026-03', 5_000_000_000);
         expect(await accounts.getOverageCursor('cust_lena', '2026-03')).toEqual({ reported: 5_000_000_000, pending: null });

@@ -51,10 +51,13 @@ async function reportMonth(ports: Ports, customer: Customer, stripeCustomerId: s
   };
   // A report begun by an earlier run that did not confirm: finish it with the same identifier.
   if (cursor.pending !== null && cursor.pending > reported) await send(cursor.pending);
+  // A pending mark already covered (left by a version that did not clear it): clear it, or no claim would hold again.
+  else if (cursor.pending !== null) await ports.accounts.commitOverage(customer.id, month, reported);
 
   const excess = (await monthCalls(ports, customer.id, 'live', month)) - policyFor(customer).quotaPerMonth;
   if (excess <= reported) return 0;
-  await ports.accounts.setOveragePending(customer.id, month, excess);
+  // Another instance claimed this month's report since the cursor was read: it reports, this one does not.
+  if (!(await ports.accounts.setOveragePending(customer.id, month, excess, reported))) return 0;
   const before = reported;
   await send(excess);
   return excess - before;

@@ -358,12 +358,17 @@ export function createMemoryAccounts(options: { now?: () => number } = {}): Memo
     async getOverageCursor(customerId, month) {
       return { ...(overage.get(monthKey(customerId, month)) ?? { reported: 0, pending: null }) };
     },
-    async setOveragePending(customerId, month, through) {
+    async setOveragePending(customerId, month, through, from) {
       const k = monthKey(customerId, month);
-      overage.set(k, { reported: overage.get(k)?.reported ?? 0, pending: through });
+      const cursor = overage.get(k) ?? { reported: 0, pending: null };
+      if (cursor.reported !== from || cursor.pending !== null) return false;
+      overage.set(k, { reported: from, pending: through });
+      return true;
     },
     async commitOverage(customerId, month, through) {
-      overage.set(monthKey(customerId, month), { reported: through, pending: null });
+      const k = monthKey(customerId, month);
+      const cursor = overage.get(k) ?? { reported: 0, pending: null };
+      overage.set(k, { reported: Math.max(cursor.reported, through), pending: cursor.pending !== null && cursor.pending > through ? cursor.pending : null });
     },
     async claimContractReview(customerId, month) {
       const k = monthKey(customerId, month);

@@ -178,9 +178,14 @@ export interface Accounts {
 
   /** Overage already reported for the month (`reported`) and a report begun but not confirmed (`pending`). */
   getOverageCursor(customerId: string, month: string): Promise<OverageCursor>;
-  /** Records that calls up to `through` are being reported (the meter event identifier derives from it). */
-  setOveragePending(customerId: string, month: string, through: number): Promise<void>;
-  /** reported = through, pending = null. */
+  /**
+   * Claims the report of calls from `from` up to `through` (the meter event identifier derives
+   * from `through`): true only while the cursor still says reported = `from` with nothing
+   * pending. Two instances that read the same cursor cannot both report the same calls under
+   * different identifiers (docs/decisions.md §4, "Overage across a fleet"); the one that loses reports nothing.
+   */
+  setOveragePending(customerId: string, month: string, through: number, from: number): Promise<boolean>;
+  /** reported = max(reported, through), and pending = null unless a later report is pending: a late confirmation never moves the cursor back. */
   commitOverage(customerId: string, month: string, through: number): Promise<void>;
   /** Insert-if-absent of (customer, month); true only for the call that inserted. */
   claimContractReview(customerId: string, month: string): Promise<boolean>;

@@ -19,13 +19,29 @@ export function usageJobs(sql: Sql, guard: QueryGuard): UsageJobs {
       return row ? { reported: Number(row.reported), pending: row.pending === null ? null : Number(row.pending) } : { reported: 0, pending: null };
     },
 
-    async setOveragePending(customerId, month, through) {
-      await guard.query(
+    async setOveragePending(customerId, month, through, from) {
+      // A compare-and-set on the row: of two instances that read the same cursor, the update of
+      // the second finds `pending` set (or `reported` moved) and changes nothing. With no row yet,
+      // the INSERT is the claim (only from 0), and a racing INSERT meets the conflict arm.
+      const rows = await guard.query(
         undefined,
         () => sql`
-        INSERT INTO overage_cursors (customer_id, month, reported, pending) VALUES (${customerId}, ${month}, 0, ${through})
-        ON CONFLICT (customer_id, month) DO UPDATE SET pending = EXCLUDED.pending`,
+        INSERT INTO overage_cursors (customer_id, month, reported, pending)
+        SELECT ${customerId}, ${month}, 0, ${through} WHERE ${from}::bigint = 0
+        ON CONFLICT (customer_id, month) DO UPDATE SET pending = EXCLUDED.pending
+          WHERE overage_cursors.reported = ${from} AND overage_cursors.pending IS NULL
+        RETURNING 1`,
       );
+      if (rows.length === 1) return true;
+      if (from === 0) return false;
+      const updated = await guard.query(
+        undefined,
+        () => sql`
+        UPDATE overage_cursors SET pending = ${through}
+        WHERE customer_id = ${customerId} AND month = ${month} AND reported = ${from} AND pending IS NULL
+        RETURNING 1`,
+      );
+      return updated.length === 1;
     },
 
     async commitOverage(customerId, month, through) {
@@ -33,7 +49,9 @@ export function usageJobs(sql: Sql, guard: QueryGuard): UsageJobs {
         undefined,
         () => sql`
         INSERT INTO overage_cursors (customer_id, month, reported, pending) VALUES (${customerId}, ${month}, ${through}, NULL)
-        ON CONFLICT (customer_id, month) DO UPDATE SET reported = EXCLUDED.reported, pending = NULL`,
+        ON CONFLICT (customer_id, month) DO UPDATE SET
+          reported = GREATEST(overage_cursors.reported, EXCLUDED.reported),
+          pending = CASE WHEN overage_cursors.pending > EXCLUDED.reported THEN overage_cursors.pending END`,
       );
     },
 
