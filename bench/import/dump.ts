@@ -15,6 +15,13 @@ import { createGunzip, createGzip } from 'node:zlib';
 import { cutRecord, rootName } from '../../packages/importer/src/discogs/record-cutter.js';
 
 export const KINDS = ['artists', 'labels', 'masters', 'releases'] as const;
+/**
+ * How releases refer to masters: `spread` (the sample's references remapped over the whole
+ * dump) or `clustered` (every master reference lands on one of CLUSTERED_MASTERS masters: heavy
+ * masters with thousands of versions each, as real dumps have; issue 29).
+ */
+export type References = 'spread' | 'clustered';
+export const CLUSTERED_MASTERS = 1_000;
 export type Kind = (typeof KINDS)[number];
 const ELEMENT: Record<Kind, string> = { artists: 'artist', labels: 'label', masters: 'master', releases: 'release' };
 const SAMPLES = fileURLToPath(new URL('../../data/discogs/', import.meta.url));
@@ -70,8 +77,12 @@ class IdMap {
 }
 
 /** Replaces every id of a record (its own and its references) for round `round`. */
-function rewrite(kind: Kind, text: string, round: number, maps: Record<Kind, IdMap>, size: number): string {
+function rewrite(kind: Kind, text: string, round: number, maps: Record<Kind, IdMap>, size: number, references: References): string {
   const id = (map: Kind) => (_: string, before: string, value: string) => `${before}${maps[map].fresh(Number(value), round, size)}`;
+  const master =
+    references === 'clustered'
+      ? (_: string, before: string, value: string) => `${before}${((maps.masters.fresh(Number(value), round, size) - 1) % CLUSTERED_MASTERS) + 1}`
+      : id('masters');
   switch (kind) {
     case 'artists':
       // <id> is the artist's own (and the old format's member ids); <name id="…"> aliases, members, groups.
@@ -88,14 +99,24 @@ function rewrite(kind: Kind, text: string, round: number, maps: Record<Kind, IdM
         .replace(/^(<release id=")(\d+)/, id('releases'))
         .replace(/(<artist><id>)(\d+)/g, id('artists'))
         .replace(/(<label [^>]*?id=")(\d+)/g, id('labels'))
-        .replace(/(<master_id[^>]*>)(\d+)/g, id('masters'));
+        .replace(/(<master_id[^>]*>)(\d+)/g, master);
   }
 }
 
 /** The four dump files of `perKind` records each (or `counts` per kind), built unless cached. */
-export async function buildDump(directory: string, counts: Record<Kind, number>, log: (line: string) => void): Promise<Record<Kind, string>> {
+export async function buildDump(
+  directory: string,
+  counts: Record<Kind, number>,
+  log: (line: string) => void,
+  references: References = 'spread',
+): Promise<Record<Kind, string>> {
   await mkdir(directory, { recursive: true });
-  const files = Object.fromEntries(KINDS.map((kind) => [kind, path.join(directory, `discogs_bench_${kind}_${counts[kind]}.xml.gz`)])) as Record<Kind, string>;
+  // Only the releases differ between the shapes (their master references).
+  const suffix = (kind: Kind) => (references === 'clustered' && kind === 'releases' ? '_clustered' : '');
+  const files = Object.fromEntries(KINDS.map((kind) => [kind, path.join(directory, `discogs_bench_${kind}_${counts[kind]}${suffix(kind)}.xml.gz`)])) as Record<
+    Kind,
+    string
+  >;
   if (KINDS.every((kind) => existsSync(files[kind]))) return files;
   const samples = {} as Record<Kind, string[]>;
   for (const kind of KINDS) samples[kind] = await sampleRecords(kind);
@@ -122,7 +143,7 @@ export async function buildDump(directory: string, counts: Record<Kind, number>,
     let pending = '';
     for (let i = 0; i < counts[kind]; i++) {
       const round = Math.floor(i / sample.length);
-      pending += `${rewrite(kind, sample[i % sample.length] as string, round, maps, sample.length)}\n`;
+      pending += `${rewrite(kind, sample[i % sample.length] as string, round, maps, sample.length, references)}\n`;
       if (pending.length > 1 << 20) {
         await write(pending);
         pending = '';

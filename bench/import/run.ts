@@ -7,6 +7,11 @@
  *   npm run bench:import                          # 100,000 records per file kind
  *   BENCH_IMPORT_N=1000000 npm run bench:import   # 1,000,000 per kind
  *   BENCH_IMPORT_MIX=2020 npm run bench:import    # 4 × N records in the 2020-08 proportions
+ *   BENCH_IMPORT_REFS=clustered npm run bench:import   # releases refer to only 1,000 masters
+ *   BENCH_BASELINE_ROOT=/path/to/checkout npm run bench:import
+ *       # first imports the same dump with that checkout's loader (its bench/import/load.ts,
+ *       # its node_modules) into a database of its own, then this one's; prints the ratio
+ *       # of records/s and both loaders' peak RSS (issue 29: the goal is a ratio in one run)
  *
  * The dump is built once from data/discogs (dump.ts) under BENCH_IMPORT_DIR
  * (/tmp/catalogue-bench-import). The database is a fresh `catalogue_bench_import_<random>` on
@@ -19,7 +24,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { changedTables, tableChecksums } from '../../packages/importer/src/test-support/table-checksums.js';
-import { buildDump, KINDS, type Kind } from './dump.js';
+import { resultFile } from '../result-file.js';
+import { buildDump, KINDS, type Kind, type References } from './dump.js';
 import type { LoadFigures } from './load.js';
 
 const env = process.env;
@@ -27,6 +33,11 @@ const perKind = Number(env.BENCH_IMPORT_N ?? 100_000);
 const mix2020 = env.BENCH_IMPORT_MIX === '2020';
 const directory = env.BENCH_IMPORT_DIR ?? '/tmp/catalogue-bench-import';
 const adminUrl = env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const references: References = env.BENCH_IMPORT_REFS === 'clustered' ? 'clustered' : 'spread';
+if (env.BENCH_IMPORT_REFS !== undefined && env.BENCH_IMPORT_REFS !== 'clustered' && env.BENCH_IMPORT_REFS !== 'spread') {
+  throw new Error('BENCH_IMPORT_REFS is spread (the default) or clustered');
+}
+const baselineRoot = env.BENCH_BASELINE_ROOT ? path.resolve(env.BENCH_BASELINE_ROOT) : undefined;
 
 /** The 2020-08 dump: 7.0 M artists, 1.6 M labels, 1.7 M masters, 12.9 M releases. */
 const DUMP_2020_08: Record<Kind, number> = { artists: 7_000_000, labels: 1_600_000, masters: 1_700_000, releases: 12_900_000 };
@@ -36,6 +47,12 @@ function countsFor(): Record<Kind, number> {
   if (!mix2020) return Object.fromEntries(KINDS.map((kind) => [kind, perKind])) as Record<Kind, number>;
   // Same total as N per kind, in the 2020-08 proportions (rounded to whole samples).
   return Object.fromEntries(KINDS.map((kind) => [kind, Math.round((4 * perKind * DUMP_2020_08[kind]) / total2020 / 1000) * 1000])) as Record<Kind, number>;
+}
+
+/** The tables, printed and kept in bench/import/results/ (saved at the end of a run). */
+const table = resultFile('import');
+function out(text: string): void {
+  for (const line of text.replace(/\n$/, '').split('\n')) table.log(line);
 }
 
 function log(line: string): void {
@@ -82,17 +99,19 @@ function samplePostgres(url: string, database: string): { stop(): Promise<number
   };
 }
 
-function spawnLoader(url: string, files: string[]): ChildProcess {
-  const script = fileURLToPath(new URL('./load.ts', import.meta.url));
+/** `root`: the checkout whose loader runs (this one, or BENCH_BASELINE_ROOT's with its own node_modules). */
+function spawnLoader(url: string, files: string[], root?: string): ChildProcess {
+  const script = root ? path.join(root, 'bench/import/load.ts') : fileURLToPath(new URL('./load.ts', import.meta.url));
   // The node flags `npx catalogue import` runs with (packages/importer/bin/catalogue.mjs).
   return spawn(process.execPath, ['--max-semi-space-size=4', '--conditions=catalogue-source', '--import', 'tsx', script, url, ...files], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    ...(root ? { cwd: root } : {}),
   });
 }
 
-async function load(url: string, database: string, files: string[]): Promise<LoadFigures & { postgresPeakMb: number }> {
+async function load(url: string, database: string, files: string[], root?: string): Promise<LoadFigures & { postgresPeakMb: number }> {
   const sampler = samplePostgres(url, database);
-  const child = spawnLoader(url, files);
+  const child = spawnLoader(url, files, root);
   const line = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.once('line', resolve);
@@ -122,7 +141,7 @@ function printRun(title: string, figures: LoadFigures & { postgresPeakMb: number
     `loader peak RSS ${fmt(figures.maxRssMb)} MB · PostgreSQL peak RSS ${fmt(figures.postgresPeakMb)} MB (backends of the bench database, summed)`,
     '',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  out(`${lines.join('\n')}\n`);
 }
 
 /**
@@ -158,16 +177,33 @@ function print2020Projection(figures: LoadFigures): void {
     `| **total** | ${fmt(total2020)} | ${fmt(totalSeconds)} (${(totalSeconds / 60).toFixed(1)} min, ${fmt(total2020 / totalSeconds)} records/s) |`,
     '',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  out(`${lines.join('\n')}\n`);
 }
 
 const counts = countsFor();
 log(`dump: ${KINDS.map((kind) => `${fmt(counts[kind])} ${kind}`).join(', ')} (${directory})`);
-const files = await buildDump(directory, counts, log);
+const files = await buildDump(directory, counts, log, references);
 const fileList = KINDS.map((kind) => files[kind]);
 
-const database = `catalogue_bench_import_${Math.random().toString(36).slice(2, 10)}`;
 const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+const records = (figures: LoadFigures) => figures.files.reduce((total, file) => total + file.records, 0);
+
+/** The baseline's first import of the same dump, on a database of its own (dropped after). */
+let baseline: (LoadFigures & { postgresPeakMb: number }) | undefined;
+if (baselineRoot) {
+  const baselineDatabase = `catalogue_bench_import_base_${Math.random().toString(36).slice(2, 10)}`;
+  await admin.unsafe(`CREATE DATABASE ${baselineDatabase}`);
+  const baselineUrl = new URL(adminUrl);
+  baselineUrl.pathname = `/${baselineDatabase}`;
+  try {
+    log(`baseline ${baselineRoot}: first import into ${baselineDatabase} …`);
+    baseline = await load(baselineUrl.toString(), baselineDatabase, fileList, baselineRoot);
+  } finally {
+    await admin.unsafe(`DROP DATABASE ${baselineDatabase} WITH (FORCE)`);
+  }
+}
+
+const database = `catalogue_bench_import_${Math.random().toString(36).slice(2, 10)}`;
 await admin.unsafe(`CREATE DATABASE ${database}`);
 const url = new URL(adminUrl);
 url.pathname = `/${database}`;
@@ -183,17 +219,26 @@ try {
   const changed = changedTables(before, after);
 
   const machine = `${env.HOSTNAME ?? 'this machine'}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
-  process.stdout.write(
-    `\n## bench:import — ${mix2020 ? `2020-08 mix, ${fmt(4 * perKind)} records` : `${fmt(perKind)} records per file kind`} (${machine})\n\n`,
+  out(
+    `\n## bench:import — ${mix2020 ? `2020-08 mix, ${fmt(4 * perKind)} records` : `${fmt(perKind)} records per file kind`}, references ${references} (${machine})\n\n`,
   );
+  if (baseline) {
+    printRun(`baseline (${baselineRoot}), first import`, baseline);
+    const ratio = records(first) / first.wallSeconds / (records(baseline) / baseline.wallSeconds);
+    out(
+      `this checkout / baseline: **${ratio.toFixed(2)}×** records/s end to end (${fmt(records(first) / first.wallSeconds)} vs ${fmt(records(baseline) / baseline.wallSeconds)}); ` +
+        `loader peak ${fmt(first.maxRssMb)} MB vs ${fmt(baseline.maxRssMb)} MB (issue 29: ≥ 1.35×, ≤ 300 MB)\n\n`,
+    );
+  }
   printRun('first import', first);
   if (!mix2020) print2020Projection(first);
   printRun('re-import of the unchanged dump', second);
-  process.stdout.write(
+  out(
     `re-import / first import: ${((100 * second.wallSeconds) / first.wallSeconds).toFixed(1)} % of the time (goal ≤ 25 %); ` +
       `rows changed: ${changed.length === 0 ? 'none (row counts and checksums of every table equal)' : `in ${changed.join(', ')}`}\n`,
   );
-  process.stdout.write(`${JSON.stringify({ perKind, mix2020, counts, first, second, changedTables: changed })}\n`);
+  out(`${JSON.stringify({ perKind, mix2020, references, counts, baselineRoot, baseline, first, second, changedTables: changed })}\n`);
+  log(`kept in ${table.save()}`);
 } finally {
   if (env.BENCH_KEEP !== '1') await admin.unsafe(`DROP DATABASE ${database} WITH (FORCE)`);
   else log(`kept ${url}`);
