@@ -221,11 +221,17 @@ export function describeFleetLimits(name: string, openStore: () => Promise<Fleet
         await hosts[0].kill();
         hosts[0] = await startFleetHost('node-1 again', 'node', env);
       }
+      const sinceKill = hosts.map((host) => host.mark());
       await store.kill();
       const during = (await Promise.all(hosts.map((host) => calls(host, key, 10, 1)))).flat();
       await store.start();
       // Each host's connection is back (its readiness pings the store) before the last calls.
-      for (const host of hosts) expect(await pollUntil(() => readiness(host), 200, 30_000)).toBe(200);
+      for (const [i, host] of hosts.entries()) {
+        const status = await pollUntil(() => readiness(host), 200, 30_000);
+        // A host still not ready says which it is, what /readyz says and what it logged since the kill.
+        const said = status === 200 ? '' : `${await (await fetch(`${host.base}/readyz`)).text()} ${JSON.stringify(host.records(sinceKill[i]).slice(-5))}`;
+        expect([host.name, status, said]).toEqual([host.name, 200, '']);
+      }
       const after = (await Promise.all(hosts.map((host) => calls(host, key, 10, 1)))).flat();
       const made = FIRST_CALLS + during.length + after.length;
       // Fail-open is allowed while the store is down; an error answer is not.
