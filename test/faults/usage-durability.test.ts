@@ -102,7 +102,8 @@ describe('usage survives kills and restarts (docs/decisions.md §8)', () => {
       await calls(host.base, key, 20);
       await redis.kill();
       await calls(host.base, key, 300, 25);
-      expect(host.output()).toContain('ratelimit.fail_open');
+      // The host's stdout is read apart from the answers' sockets: wait for the line, bounded.
+      expect(await pollUntil(async () => host.output().includes('ratelimit.fail_open'), true, 5_000, 50)).toBe(true);
       expect(await host.stop()).toBe(0);
       expect(await durable(customerId)).toBe(320);
 
