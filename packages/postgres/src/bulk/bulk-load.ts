@@ -55,7 +55,7 @@ async function dropImportTables(sql: Sql): Promise<void> {
  * Changed records a load left for a finish() that never ran (a crash between them): a new load
  * starts from the catalogue as served. derived_stale still says a refresh is due.
  */
-async function dropPendingTables(sql: Sql): Promise<void> {
+export async function dropPendingTables(sql: Sql): Promise<void> {
   await sql.unsafe(`DROP TABLE IF EXISTS ${BULK_TABLES.map(pendingTable).join(', ')}`);
 }
 

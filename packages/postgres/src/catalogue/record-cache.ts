@@ -14,13 +14,9 @@
  * back of the map on every read (a delete and a set, and the map's rehashing after them): for a
  * warm 500-id batch, 1,500 map operations instead of 500 (issue 14).
  *
- * A record read while an import finishes could be the one of the generation before: a record
- * is kept only when the generation is the same after its read as before it.
- *
- * Between two finish() calls an import rewrites masters whose stored record it drops (served
- * live until the next finish()); a process that cached the record before keeps answering the
- * previous version until that finish() — the same "as of the last finish()" the stored
- * records already give artist and label names (docs/decisions.md §5).
+ * A record is kept only with the generation it was read from, and only while the cache is of
+ * that generation. An import's rows reach no reader before its finish() commits (writer/
+ * index.ts), so between two finish() calls a kept record is the stored one.
  */
 import type { CatalogueGeneration } from '../replicas/catalogue-generation.js';
 

@@ -8,7 +8,7 @@
 import type { ArtistRow, BandcampRow, CatalogueWriter, FestivalRow, LabelRow, MasterRow, ReleaseRow } from '@catalogue/core';
 import { bandcampHostOf, releaseUrlKey } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
-import { applyPendingBulk } from '../bulk/bulk-load.js';
+import { applyPendingBulk, dropPendingTables } from '../bulk/bulk-load.js';
 import { refreshAgentStubs } from './agent-stubs.js';
 import { buildDerivedByCopy, type DerivedBuild } from './derived-copy.js';
 import { recomputeLinks } from './derived-links.js';
@@ -20,7 +20,7 @@ import { rebuildSearchDocuments } from './search-documents.js';
 import { rebuildSearchTerms } from './search-terms.js';
 import { recomputeSignals } from './signals.js';
 import { recomputeSlugs } from './slugs.js';
-import { applyPendingRows, lastById, type PendingKind, type StagingMode, stagePending } from './staging.js';
+import { applyPendingRows, dropPendingRows, lastById, type PendingKind, type StagingMode, stagePending } from './staging.js';
 import { analyzeCatalogue, vacuumCatalogue } from './vacuum.js';
 
 export interface WriterOptions {
@@ -106,6 +106,7 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
     // two at a time); a smaller pool recomputes in place, in the transaction, like PGlite.
     const onePass = mode === 'copy' && (sql.options.max ?? 10) >= 3;
     let built: DerivedBuild | undefined;
+    let published = false;
     try {
       await sql.begin(async (tx) => {
         await tx.unsafe('SET LOCAL jit = off');
@@ -148,8 +149,16 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
           await bumpGeneration(tx);
         });
       });
+      published = true;
     } finally {
       await built?.discard();
+      // A failed publish fails the import whole (nothing of it was seen): what it loaded goes
+      // too, as a failed bulk load's import tables do, or a bad row would refuse every later
+      // finish(). derived_stale stays set: the next finish() recomputes.
+      if (!published) {
+        await dropPendingRows(sql).catch(() => undefined);
+        await dropPendingTables(sql).catch(() => undefined);
+      }
     }
   }
 }

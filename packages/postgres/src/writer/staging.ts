@@ -74,6 +74,11 @@ export async function stagePending(sql: Sql, mode: StagingMode, kind: PendingKin
   });
 }
 
+/** A failed finish() drops what waited: the import failed as a whole, and a bad row would fail every later one. */
+export async function dropPendingRows(sql: Sql): Promise<void> {
+  await sql.unsafe(`DROP TABLE IF EXISTS ${PENDING_ROWS}`);
+}
+
 /**
  * Merges every waiting batch into the catalogue tables, kind by kind, inside finish()'s
  * transaction: the last row written for an id wins, as when each batch was merged in turn.
