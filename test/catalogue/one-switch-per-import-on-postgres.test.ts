@@ -67,6 +67,8 @@ async function readAll(catalogue: Catalogue, probe: Probe): Promise<Record<strin
 
 interface PollResult {
   polls: number;
+  /** Polls made while the import ran (from its start to finish()'s end). */
+  during: number;
   old: number;
   new: number;
   /** Reads, in the order made, that saw the old catalogue after one saw the new (a few kept). */
@@ -83,7 +85,7 @@ interface PollResult {
  * `after` once it ended, so the loop spans the switch.
  */
 async function pollAcross(catalogue: Catalogue, probe: Probe, run: () => Promise<void>, options = { before: 100, after: 100 }): Promise<PollResult> {
-  const result: PollResult = { polls: 0, old: 0, new: 0, backwards: [], backwardsCount: 0, mixed: [], mixedCount: 0, missing: 0 };
+  const result: PollResult = { polls: 0, during: 0, old: 0, new: 0, backwards: [], backwardsCount: 0, mixed: [], mixedCount: 0, missing: 0 };
   let switched = false;
   const poll = async () => {
     const seen = await readAll(catalogue, probe);
@@ -108,7 +110,10 @@ async function pollAcross(catalogue: Catalogue, probe: Probe, run: () => Promise
   const importing = run().finally(() => {
     done = true;
   });
-  while (!done) await poll();
+  while (!done) {
+    await poll();
+    result.during++;
+  }
   await importing;
   for (let i = 0; i < options.after; i++) await poll();
   return result;
@@ -169,7 +174,8 @@ function changedSample(kind: 'artists' | 'masters', from: string, to: string): s
 }
 
 describe('one switch per import', () => {
-  it('on PostgreSQL, through the real bulk import: no poll of search, dossier, master and resolve mixes two catalogues', { timeout: 60_000 }, async () => {
+  // About 30 s on a quiet machine (two CLI imports); the bound leaves room for a busy one.
+  it('on PostgreSQL, through the real bulk import: no poll of search, dossier, master and resolve mixes two catalogues', { timeout: 120_000 }, async () => {
     const db = await createPostgresDatabase({ max: 4 });
     databases.push(db);
     const importFiles = async (files: string[]) => {
@@ -181,7 +187,8 @@ describe('one switch per import', () => {
       });
       expect(code, stderr).toBe(0);
     };
-    await importFiles((['artists', 'labels', 'masters', 'releases'] as const).map(discogsSample));
+    // The two kinds the re-import changes (the other two only lengthen both imports).
+    await importFiles((['artists', 'masters'] as const).map(discogsSample));
 
     // The serving composition: the generation watched (LISTEN + poll) and master records kept.
     const generation = watchCatalogueGeneration(db.sql);
@@ -201,7 +208,8 @@ describe('one switch per import', () => {
       const result = await pollAcross(catalogue, probe, () => importFiles([artists, masters]), { before: 300, after: 300 });
       console.log(`PostgreSQL: ${JSON.stringify({ ...result, mixed: result.mixed.slice(0, 2) })}`);
       expectOneSwitch(result);
-      expect(result.polls).toBeGreaterThan(1000);
+      // 1,000–1,500 polls during the import on the 2-core machine (fewer when it is busy).
+      expect(result.during).toBeGreaterThan(200);
     } finally {
       await generation.close();
     }
