@@ -84,8 +84,9 @@ describe('catalogue import discogs, bulk path', () => {
     const imported = await rows();
     expect(imported.slice(0, 4).map((table) => table.length >= 1000)).toEqual([true, true, true, true]);
     expect(imported.map((table) => table.length > 0)).toEqual(tables.map(() => true));
-    // Pages of 50: the pages are computed in worker threads (derived-copy.ts, issue 13).
-    await createPostgresWriter(sql, { pageSize: 50, derivedThreads: 2, databaseUrl: url }).finish({ force: true });
+    // Pages of 50: the pages are computed in worker threads (derived-copy.ts, issue 13), on a
+    // pool with connections beside finish()'s transaction (a pool of one recomputes in place).
+    await createPostgresWriter(db.connect({ max: 4 }), { pageSize: 50, derivedThreads: 2, databaseUrl: url }).finish({ force: true });
     expect(await rows()).toEqual(imported);
     // The per-table rebuilds: terms, style words and facet tables selected from the stored documents in SQL.
     for (const table of tables) await sql.unsafe(`DELETE FROM ${table}`);

@@ -7,9 +7,12 @@
  *   primary key, constraints and indexes are built after the load, by a rename in one short
  *   transaction (readers keep reading the old table until it commits);
  * - otherwise the import table holds only the records whose content hash differs from the
- *   stored one (the reader skipped the rest), and they are upserted.
- * Link tables follow in SQL, and catalogue_state.derived_stale is set in the same transaction
- * (migration 0009) whenever a row changed, so finish() knows derived data must be recomputed.
+ *   stored one (the reader skipped the rest): it is kept as `pending_<table>`, and the
+ *   writer's finish() upserts it in the one transaction that also swaps in the derived data
+ *   and advances the generation (applyPendingBulk), so every read switches to the import at
+ *   once (issue 29: upserted here, dossiers and resolve served it seconds before search).
+ * Link tables follow in SQL, and catalogue_state.derived_stale is set (migration 0009)
+ * whenever a row changed or waits, so finish() knows derived data must be recomputed.
  */
 import { once } from 'node:events';
 import type { Sql, TransactionSql } from 'postgres';
@@ -17,11 +20,16 @@ import { BULK_COLUMNS, BULK_ID, BULK_TABLES, type BulkTable } from './bulk-rows.
 import { addPrimaryKeyLike, buildIndexesLike, setLoad, swapIn } from './table-swap.js';
 
 const importTable = (table: BulkTable) => `import_${table}`;
+/** A loaded table's changed records, waiting for the writer's finish(). */
+const pendingTable = (table: BulkTable) => `pending_${table}`;
 
 export interface BulkLoad {
   /** Streams COPY text (bulkLine lines, as strings or UTF-8 bytes) into the table's import table, in one transaction. */
   copy(table: BulkTable, batches: AsyncIterable<string | Uint8Array>): Promise<void>;
-  /** Moves every loaded table into the catalogue; true when any row changed. */
+  /**
+   * Swaps first imports in; the changed records of the other tables wait for the writer's
+   * finish() (applyPendingBulk). True when any row changed or waits.
+   */
   apply(onStep?: (step: string, seconds: number) => void): Promise<boolean>;
   /** Drops the import tables (after a failure, or when nothing is to be applied). */
   discard(): Promise<void>;
@@ -41,6 +49,29 @@ const LINKS: Partial<Record<BulkTable, { table: string; source: string; id: stri
 async function dropImportTables(sql: Sql): Promise<void> {
   const links = Object.values(LINKS).map((link) => `import_${link.table}`);
   await sql.unsafe(`DROP TABLE IF EXISTS ${[...BULK_TABLES.map(importTable), ...links].join(', ')}`);
+}
+
+/**
+ * Changed records a load left for a finish() that never ran (a crash between them): a new load
+ * starts from the catalogue as served. derived_stale still says a refresh is due.
+ */
+export async function dropPendingTables(sql: Sql): Promise<void> {
+  await sql.unsafe(`DROP TABLE IF EXISTS ${BULK_TABLES.map(pendingTable).join(', ')}`);
+}
+
+/**
+ * The changed records of every loaded table upserted, with their link tables and the stored
+ * master records they invalidate, inside the writer's finish() transaction; the pending tables
+ * dropped there too. True when any row changed.
+ */
+export async function applyPendingBulk(tx: TransactionSql): Promise<boolean> {
+  let any = false;
+  for (const table of BULK_TABLES) {
+    if (!(await exists(tx, pendingTable(table)))) continue;
+    if (await upsertChanged(tx, table, pendingTable(table))) any = true;
+    await tx.unsafe(`DROP TABLE ${pendingTable(table)}`);
+  }
+  return any;
 }
 
 /** A link table built whole from its source's import table, keyed and indexed like the live one. */
@@ -76,6 +107,7 @@ async function assignSlugs(sql: Sql, table: 'artists' | 'labels'): Promise<void>
 /** Starts a bulk load; import tables a crashed earlier run left behind are dropped first. */
 export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
   await dropImportTables(sql);
+  await dropPendingTables(sql);
   const loaded = new Set<BulkTable>();
 
   return {
@@ -143,8 +175,17 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
         sql.begin(async (tx) => {
           await setLoad(tx);
           let any = false;
-          // Upserts first, swaps last: a swap holds its table's exclusive lock until commit.
-          for (const table of tables) if (!swaps.includes(table) && (await upsertChanged(tx, table))) any = true;
+          // The changed records wait for finish() under their own name (an empty one is dropped:
+          // nothing changed); swaps last: a swap holds its table's exclusive lock until commit.
+          for (const table of tables) {
+            if (swaps.includes(table)) continue;
+            const [row] = await tx.unsafe<Array<{ some: boolean }>>(`SELECT EXISTS (SELECT 1 FROM ${importTable(table)}) AS some`);
+            if (!row?.some) continue;
+            await tx.unsafe(`DROP TABLE IF EXISTS ${pendingTable(table)}`);
+            await tx.unsafe(`ALTER TABLE ${importTable(table)} RENAME TO ${pendingTable(table)}`);
+            await tx.unsafe(`ALTER TABLE ${pendingTable(table)} RENAME CONSTRAINT ${importTable(table)}_pkey TO ${pendingTable(table)}_pkey`);
+            any = true;
+          }
           for (const table of swaps) {
             await swapIn(tx, table, importTable(table));
             any = true;
@@ -160,6 +201,7 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
 
     async discard() {
       await dropImportTables(sql);
+      await dropPendingTables(sql);
     },
   };
 }
@@ -192,7 +234,7 @@ async function addPrimaryKey(sql: Sql, table: BulkTable): Promise<void> {
  * written row by row have none, so they are rewritten once); the ids that changed are kept in
  * `changed_ids` for the link tables. True when any row changed.
  */
-async function upsertChanged(tx: TransactionSql, table: BulkTable): Promise<boolean> {
+async function upsertChanged(tx: TransactionSql, table: BulkTable, source: string): Promise<boolean> {
   const columns = BULK_COLUMNS[table];
   const id = BULK_ID[table];
   const updates = columns
@@ -206,7 +248,7 @@ async function upsertChanged(tx: TransactionSql, table: BulkTable): Promise<bool
   await tx.unsafe(`
     WITH changed AS (
       INSERT INTO ${table} (${columns.join(', ')})
-      SELECT ${columns.join(', ')} FROM ${importTable(table)}
+      SELECT ${columns.join(', ')} FROM ${source}
       ON CONFLICT (${id}) DO UPDATE SET ${updates}
       WHERE ${table}.content_hash IS DISTINCT FROM EXCLUDED.content_hash
       RETURNING ${id}

@@ -43,29 +43,41 @@ export async function masterJsonsByIds(reads: MasterReads, ids: readonly number[
   if (unique.length === 0) return [];
   let wanted = unique;
   const byId = new Map<number, string>();
-  if (cache) {
-    // Kept records straight into the answer: when every id is kept (a warm batch) there is
-    // nothing to merge, and no map of 500 entries to fill and read back (issue 14).
-    const kept: MasterJson[] = [];
+  const abort = abortProbeOf(lifetime);
+  let kept: MasterJson[] = [];
+  const keptAt = cache?.currentGeneration ?? null;
+  if (cache && keptAt !== null) {
     wanted = [];
     for (const id of unique) {
       const text = cache.get(id);
       if (text === undefined) wanted.push(id);
       else kept.push({ master_id: id, json: text });
     }
-    if (wanted.length === 0) return kept;
-    for (const record of kept) byId.set(record.master_id, record.json);
   }
-  const generation = cache?.currentGeneration ?? null;
-  const abort = abortProbeOf(lifetime);
-  const rows = await stored.byIds(wanted, abort);
+  // The records not kept, with the database's generation (no ids: the generation alone, one
+  // small statement joined with the turn's other reads).
+  let { records: rows, generation } = await stored.byIds(wanted, abort);
+  cache?.observe(generation);
+  if (kept.length > 0 && generation !== keptAt) {
+    // The kept records are of another generation than the database answered: read them there
+    // too, all in one statement (one generation).
+    kept = [];
+    ({ records: rows, generation } = await stored.byIds(unique, abort));
+    cache?.observe(generation);
+  } else if (kept.length > 0 && wanted.length === 0) {
+    // Every id kept, of the generation the database is at (a warm batch): straight into the
+    // answer, no map of 500 entries to fill and read back (issue 14).
+    return kept;
+  }
+  for (const record of kept) byId.set(record.master_id, record.json);
   for (const row of rows) {
     byId.set(row.master_id, row.json);
     // Only stored records are kept: a master assembled live has changed since the last finish().
     cache?.set(row.master_id, row.json, generation);
   }
-  if (rows.length < wanted.length) {
-    const unassembled = wanted.filter((id) => !byId.has(id));
+  const wantedNow = kept.length > 0 ? wanted : unique;
+  if (rows.length < wantedNow.length) {
+    const unassembled = wantedNow.filter((id) => !byId.has(id));
     // assembleMasters leaves out ids with no master: those are the missing ones.
     for (const record of await assembleMasters(sql, read, unassembled, abort)) byId.set(record.master_id, JSON.stringify(record));
   }

@@ -40,6 +40,23 @@ describe('RecordCache', () => {
     expect(cache.get(1)).toBe('{"new":true}');
   });
 
+  it('drops what it kept when a read answers a newer generation than the NOTIFY has told (issue 29)', () => {
+    const generation = generationAt(1);
+    const cache = new RecordCache(generation);
+    cache.set(113, '{"title":"old"}', 1);
+    // The same generation, or an older one (a replica behind), changes nothing kept.
+    cache.observe(1);
+    cache.observe(0);
+    expect(cache.get(113)).toBe('{"title":"old"}');
+    cache.observe(2);
+    expect(cache.currentGeneration).toBe(2);
+    expect(cache.get(113)).toBeUndefined();
+    // The NOTIFY of generation 2, arriving after the read that saw it, drops nothing read since.
+    cache.set(113, '{"title":"new"}', 2);
+    generation.advance();
+    expect(cache.get(113)).toBe('{"title":"new"}');
+  });
+
   it('stays within its byte bound, dropping the least recently used first', () => {
     const cache = new RecordCache(generationAt(1), 1_000);
     const record = (id: number) => JSON.stringify({ master_id: id, pad: 'x'.repeat(80) });

@@ -1,22 +1,22 @@
 /**
  * Master records kept in the serving process, as the text the database stores them as
- * (master_records). A catalogue changes only on import, so a record read once answers every
- * later read of it until the writer's finish() advances the catalogue's generation (migration
- * 0008; learned by LISTEN within milliseconds, or the 5 s poll): then the whole cache is
- * dropped. The cache holds at most `maxBytes` of record text, the least recently used dropped
+ * (master_records), with the catalogue generation they are of. A catalogue changes only on
+ * import, so a record read once answers every later read of it until the writer's finish()
+ * advances the catalogue's generation (migration 0008): then the whole cache is dropped. The
+ * process learns it by LISTEN within milliseconds (or the 5 s poll), and from every master
+ * read: each asks the database's generation in the statement that reads what was not kept
+ * (stored-records.ts), and kept records of another generation than that answer are read again
+ * (masters.ts). So no read mixes two generations, and a master read after any other read of
+ * the new catalogue is of it too, not the NOTIFY's flight later (issue 29). The cache holds at most `maxBytes` of record text, the least recently used dropped
  * first as "second chance" (CLOCK) approximates it: a read only marks its record, and when room
  * is needed the oldest-placed record goes unless it was read since it was placed, in which case
  * it is placed again, unmarked, and the next is considered. Exact LRU moved the record to the
  * back of the map on every read (a delete and a set, and the map's rehashing after them): for a
  * warm 500-id batch, 1,500 map operations instead of 500 (issue 14).
  *
- * A record read while an import finishes could be the one of the generation before: a record
- * is kept only when the generation is the same after its read as before it.
- *
- * Between two finish() calls an import rewrites masters whose stored record it drops (served
- * live until the next finish()); a process that cached the record before keeps answering the
- * previous version until that finish() — the same "as of the last finish()" the stored
- * records already give artist and label names (docs/decisions.md §5).
+ * A record is kept only with the generation it was read from, and only while the cache is of
+ * that generation. An import's rows reach no reader before its finish() commits (writer/
+ * index.ts), so between two finish() calls a kept record is the stored one.
  */
 import type { CatalogueGeneration } from '../replicas/catalogue-generation.js';
 
@@ -31,17 +31,27 @@ interface Kept {
 export class RecordCache {
   readonly #records = new Map<number, Kept>();
   #bytes = 0;
+  /** The generation the kept records are of; null while unknown (nothing is kept then). */
+  #generation: number | null;
 
   constructor(
-    private readonly generation: Pick<CatalogueGeneration, 'current' | 'onChange'>,
+    generation: Pick<CatalogueGeneration, 'current' | 'onChange'>,
     readonly maxBytes: number = DEFAULT_RECORD_CACHE_BYTES,
   ) {
-    generation.onChange(() => this.clear());
+    this.#generation = generation.current()?.generation ?? null;
+    generation.onChange((state) => this.observe(state.generation));
   }
 
-  /** The generation a read starts under; null while unknown (nothing is kept then). */
+  /** The generation the kept records are of; null while unknown (nothing is kept then). */
   get currentGeneration(): number | null {
-    return this.generation.current()?.generation ?? null;
+    return this.#generation;
+  }
+
+  /** A generation the database answered: a newer one than the kept records' drops them all. */
+  observe(generation: number): void {
+    if (this.#generation !== null && generation <= this.#generation) return;
+    this.clear();
+    this.#generation = generation;
   }
 
   get bytes(): number {
@@ -59,7 +69,7 @@ export class RecordCache {
     return kept.text;
   }
 
-  /** Keeps a record read under `generation`, unless the catalogue has moved on since. */
+  /** Keeps a record read from `generation`, unless the cache is of another one. */
   set(id: number, text: string, generation: number | null): void {
     if (generation === null || generation !== this.currentGeneration) return;
     const size = sizeOf(text);

@@ -12,7 +12,7 @@ import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../../
 import { fixtureData } from '../../../../test/support/fixture-data.js';
 import { QueryGuard } from '../backstops.js';
 import type { Reader } from './reader.js';
-import { COALESCE_UP_TO, type StoredRecord, StoredRecords } from './stored-records.js';
+import { COALESCE_UP_TO, type StoredRead, StoredRecords } from './stored-records.js';
 
 const caught = (promise: Promise<unknown>) =>
   promise.then(
@@ -20,7 +20,7 @@ const caught = (promise: Promise<unknown>) =>
     (error: unknown) => error,
   );
 
-const idsOf = (records: StoredRecord[]) => records.map((record) => record.master_id).sort((a, b) => a - b);
+const idsOf = ({ records }: StoredRead) => records.map((record) => record.master_id).sort((a, b) => a - b);
 
 describe('StoredRecords on PostgreSQL', () => {
   let db: TestDatabase;
@@ -33,6 +33,9 @@ describe('StoredRecords on PostgreSQL', () => {
     sql = db.connect({ max: 4, statementTimeoutMs: 300 });
     await sql`CREATE TABLE master_records (master_id integer PRIMARY KEY, record json NOT NULL)`;
     await sql`INSERT INTO master_records SELECT n, json_build_object('master_id', n) FROM generate_series(1, 400) AS n`;
+    // The generation each read answers beside its records (migration 0008's one-row table).
+    await sql`CREATE TABLE catalogue_state (generation bigint NOT NULL)`;
+    await sql`INSERT INTO catalogue_state VALUES (7)`;
     const guard = new QueryGuard(10);
     const read: Reader = (abort, build) => {
       queries++;
@@ -63,8 +66,10 @@ describe('StoredRecords on PostgreSQL', () => {
     const answers = await Promise.all(reads);
     expect(queries).toBe(1);
     expect(answers.map(idsOf)).toEqual([[1], [2, 3], [3], [4]]);
+    // Each with the generation of the snapshot its records are of.
+    expect(answers.map((answer) => answer.generation)).toEqual([7, 7, 7, 7]);
     // Each record is its own row's text, never another id's.
-    for (const answer of answers) for (const record of answer) expect(JSON.parse(record.json)).toEqual({ master_id: record.master_id });
+    for (const answer of answers) for (const record of answer.records) expect(JSON.parse(record.json)).toEqual({ master_id: record.master_id });
   });
 
   it('reads of the next turn make the next query', async () => {
@@ -125,7 +130,7 @@ describe('StoredRecords on PostgreSQL', () => {
     const large = Array.from({ length: COALESCE_UP_TO + 1 }, (_, i) => 100 + i);
     const answers = await Promise.all([stored.byIds(large, undefined), stored.byIds(large, undefined), stored.byIds([1], undefined)]);
     expect(queries).toBe(3);
-    expect(answers.map((answer) => answer.length)).toEqual([COALESCE_UP_TO + 1, COALESCE_UP_TO + 1, 1]);
+    expect(answers.map((answer) => answer.records.length)).toEqual([COALESCE_UP_TO + 1, COALESCE_UP_TO + 1, 1]);
 
     queries = 0;
     const thirty = (start: number) => Array.from({ length: 30 }, (_, i) => start + i);

@@ -26,6 +26,19 @@ export interface StoredRecord {
   json: string;
 }
 
+/** Stored records and the catalogue generation they are of, read by one statement (one snapshot). */
+export interface StoredRead {
+  records: StoredRecord[];
+  generation: number;
+}
+
+/**
+ * The generation rides in the records' statement as a row of its own (no master has id 0), so
+ * the records and the generation are of one snapshot: the record cache checks its kept records
+ * against it (record-cache.ts, issue 29).
+ */
+const GENERATION_ROW = 0;
+
 /** A read of at most this many ids joins the turn's query (the master route reads one). */
 export const COALESCE_UP_TO = 32;
 /** One joined query asks for at most this many ids; more joined reads start another. */
@@ -34,7 +47,7 @@ const MAX_JOINED_IDS = 256;
 interface Waiter {
   ids: readonly number[];
   abort: AbortProbe | undefined;
-  resolve(records: StoredRecord[]): void;
+  resolve(read: StoredRead): void;
   reject(error: unknown): void;
 }
 
@@ -53,11 +66,14 @@ export class StoredRecords {
     private readonly coalesceUpTo: number = COALESCE_UP_TO,
   ) {}
 
-  /** The stored records of `ids` (distinct), in no particular order; ids without one are left out. */
-  byIds(ids: readonly number[], abort: AbortProbe | undefined): Promise<StoredRecord[]> {
+  /**
+   * The stored records of `ids` (distinct), in no particular order, ids without one left out,
+   * and the generation of the catalogue they were read from (no ids: the generation alone).
+   */
+  byIds(ids: readonly number[], abort: AbortProbe | undefined): Promise<StoredRead> {
     if (ids.length > this.coalesceUpTo) return this.#query(ids, abort);
     if (abort?.aborted) return Promise.reject(requestAborted());
-    return new Promise<StoredRecord[]>((resolve, reject) => {
+    return new Promise<StoredRead>((resolve, reject) => {
       if (this.#waitingIds + ids.length > MAX_JOINED_IDS) this.#flush();
       this.#waiting.push({ ids, abort, resolve, reject });
       this.#waitingIds += ids.length;
@@ -88,9 +104,9 @@ export class StoredRecords {
     for (const waiter of waiting) for (const id of waiter.ids) ids.add(id);
     // No probe of its own: the query serves every joined read, and each is checked after it.
     this.#query([...ids], undefined).then(
-      (rows) => {
+      ({ records, generation }) => {
         const byId = new Map<number, StoredRecord>();
-        for (const row of rows) byId.set(row.master_id, row);
+        for (const row of records) byId.set(row.master_id, row);
         for (const waiter of waiting) {
           if (waiter.abort?.aborted) {
             waiter.reject(requestAborted());
@@ -101,7 +117,7 @@ export class StoredRecords {
             const row = byId.get(id);
             if (row !== undefined) found.push(row);
           }
-          waiter.resolve(found);
+          waiter.resolve({ records: found, generation });
         }
       },
       (error: unknown) => {
@@ -110,13 +126,22 @@ export class StoredRecords {
     );
   }
 
-  #query(ids: readonly number[], abort: AbortProbe | undefined): Promise<StoredRecord[]> {
+  async #query(ids: readonly number[], abort: AbortProbe | undefined): Promise<StoredRead> {
     // By master_records' primary key alone: a row there means the master exists (its foreign
     // key cascades); masterJsonsByIds reads the masters table only for the ids without one.
-    return this.read(
+    const rows = await this.read(
       abort,
       () => this.sql<StoredRecord[]>`
+      SELECT ${GENERATION_ROW}::int AS master_id, generation::text AS json FROM catalogue_state
+      UNION ALL
       SELECT master_id, record::text AS json FROM master_records WHERE master_id = ANY(${ids as number[]}::int[])`,
     );
+    let generation = 0;
+    const records: StoredRecord[] = [];
+    for (const row of rows) {
+      if (row.master_id === GENERATION_ROW) generation = Number(row.json);
+      else records.push(row);
+    }
+    return { records, generation };
   }
 }

@@ -31,7 +31,13 @@ export function watchCatalogueGeneration(primary: Sql, options: { pollMs?: numbe
 
   const accept = (generation: number, lsnText: string | null) => {
     const lsn = parseLsn(lsnText) ?? 0n;
-    if (state && generation <= state.generation) return;
+    if (state && generation < state.generation) return;
+    if (state && generation === state.generation) {
+      // finish() records the WAL position past its commit just after it (writer/generation.ts):
+      // a poll between the two saw the generation with the position before.
+      if (lsn > state.lsn) state = { generation, lsn };
+      return;
+    }
     state = { generation, lsn };
     for (const listener of listeners) listener(state);
   };

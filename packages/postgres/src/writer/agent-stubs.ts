@@ -9,7 +9,8 @@
  * changes nothing and the order of imports does not matter.
  */
 import { SOURCE_ID_RANGE } from '@catalogue/core/catalogue';
-import type { Sql, TransactionSql } from 'postgres';
+import type { TransactionSql } from 'postgres';
+import { type Db, within } from './db.js';
 
 /** Credits as (jsonb ref) rows: `{discogs_id, name}` objects naming an agent of the kind. */
 const CREDITS = {
@@ -61,8 +62,8 @@ async function refreshStubs(tx: TransactionSql, kind: 'artist' | 'label'): Promi
   await tx.unsafe('DROP TABLE wanted_stubs');
 }
 
-export async function refreshAgentStubs(sql: Sql): Promise<void> {
-  await sql.begin(async (tx) => {
+export async function refreshAgentStubs(db: Db): Promise<void> {
+  await within(db, async (tx) => {
     await refreshStubs(tx, 'artist');
     await refreshStubs(tx, 'label');
   });

@@ -2,8 +2,9 @@
  * Links that depend on more than one table, recomputed after a run: which labels a master's
  * main release carries (the label → masters dossier join) and how many masters each agent has.
  */
-import type { Sql, TransactionSql } from 'postgres';
+import type { TransactionSql } from 'postgres';
 import { keyAndIndexStatementsLike, setLoad, swapIn } from '../bulk/table-swap.js';
+import { type Db, within } from './db.js';
 
 /**
  * An empty master_labels (a first import) is filled whole: rows into a fresh table, keys and
@@ -22,8 +23,8 @@ async function fillEmptyMasterLabels(tx: TransactionSql): Promise<boolean> {
   return true;
 }
 
-export async function recomputeLinks(sql: Sql): Promise<void> {
-  await sql.begin(async (tx) => {
+export async function recomputeLinks(db: Db): Promise<void> {
+  await within(db, async (tx) => {
     // Only the differences are written, so a re-import without changes rewrites nothing.
     await tx`
       CREATE TEMPORARY TABLE wanted_master_labels ON COMMIT DROP AS

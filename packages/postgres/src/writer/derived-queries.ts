@@ -6,7 +6,10 @@
  * its stored record: only the four fields of its main release those use, its release count,
  * and the artists and labels the page credits.
  */
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
+
+type Db = Sql | TransactionSql;
+
 import type { PageKind } from './derived-pages.js';
 
 /** (after, upTo]: the ids of one page. */
@@ -22,7 +25,7 @@ const MIN_ID = -2_147_483_648;
 const MAX_ID = 2_147_483_647;
 
 /** The table's ids cut into ranges of at most `pageSize` rows (every pageSize-th id ends one). */
-export async function pageRanges(sql: Sql, kind: PageKind, pageSize: number): Promise<IdRange[]> {
+export async function pageRanges(sql: Db, kind: PageKind, pageSize: number): Promise<IdRange[]> {
   const { table, id } = TABLES[kind];
   const ends = await sql.unsafe<Array<{ id: number }>>(
     `SELECT id FROM (SELECT ${id} AS id, row_number() OVER (ORDER BY ${id}) AS n FROM ${table}) s WHERE n % $1 = 0 ORDER BY id`,
@@ -39,14 +42,14 @@ export async function pageRanges(sql: Sql, kind: PageKind, pageSize: number): Pr
 }
 
 /** The page's JSON text: a MasterPage, or an array of ArtistPageRow / LabelPageRow (null when empty). */
-export async function readPage(sql: Sql, kind: PageKind, [after, upTo]: IdRange): Promise<string> {
+export async function readPage(sql: Db, kind: PageKind, [after, upTo]: IdRange): Promise<string> {
   const [row] = await (kind === 'masters' ? masterPage(sql, after, upTo) : kind === 'artists' ? artistPage(sql, after, upTo) : labelPage(sql, after, upTo));
   return row?.page ?? 'null';
 }
 
 type PageRows = Promise<Array<{ page: string | null }>>;
 
-function masterPage(sql: Sql, after: number, upTo: number): PageRows {
+function masterPage(sql: Db, after: number, upTo: number): PageRows {
   return sql`
     WITH page AS (
       SELECT master_id, main_release_id, doc FROM masters WHERE master_id > ${after} AND master_id <= ${upTo}
@@ -71,7 +74,7 @@ function masterPage(sql: Sql, after: number, upTo: number): PageRows {
     )::text AS page`;
 }
 
-function artistPage(sql: Sql, after: number, upTo: number): PageRows {
+function artistPage(sql: Db, after: number, upTo: number): PageRows {
   return sql`
     SELECT json_agg(json_build_array(a.discogs_id, a.name, a.slug, a.master_count, g.genres) ORDER BY a.discogs_id)::text AS page
     FROM artists a
@@ -88,7 +91,7 @@ function artistPage(sql: Sql, after: number, upTo: number): PageRows {
     WHERE a.discogs_id > ${after} AND a.discogs_id <= ${upTo}`;
 }
 
-function labelPage(sql: Sql, after: number, upTo: number): PageRows {
+function labelPage(sql: Db, after: number, upTo: number): PageRows {
   return sql`
     SELECT json_agg(json_build_array(discogs_id, name, slug, master_count) ORDER BY discogs_id)::text AS page
     FROM labels WHERE discogs_id > ${after} AND discogs_id <= ${upTo}`;

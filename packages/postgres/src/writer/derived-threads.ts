@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Sql } from 'postgres';
-import { processPage } from './derived-page-task.js';
+import { processPage, writePage } from './derived-page-task.js';
 import type { PageKind } from './derived-pages.js';
 import type { IdRange } from './derived-queries.js';
 import type { DerivedReply, DerivedTask, DerivedWorkerData } from './derived-worker.js';
@@ -17,7 +17,8 @@ import type { DerivedReply, DerivedTask, DerivedWorkerData } from './derived-wor
 export interface DerivedThreads {
   /** Workers running (0: pages are done on this thread). */
   readonly size: number;
-  run(kind: PageKind, range: IdRange): Promise<void>;
+  /** A page by its ids (read by the worker) or read already (its JSON text). */
+  run(kind: PageKind, page: { range: IdRange } | { json: string }): Promise<void>;
   /** Lets the workers finish and stop (abort: stop them now). */
   close(abort?: boolean): Promise<void>;
 }
@@ -79,13 +80,13 @@ export function startDerivedThreads(sql: Sql, count: number, databaseUrl: string
   let nextId = 0;
   return {
     size: lanes.length,
-    run(kind, range) {
+    run(kind, page) {
       const lane = lanes.reduce<Lane | undefined>((best, candidate) => (!best || candidate.pending.size < best.pending.size ? candidate : best), undefined);
-      if (!lane) return processPage(sql, kind, range);
+      if (!lane) return 'json' in page ? writePage(sql, kind, page.json) : processPage(sql, kind, page.range);
       const id = nextId++;
       return new Promise<void>((resolve, reject) => {
         lane.pending.set(id, { resolve, reject });
-        lane.worker.postMessage({ id, kind, range } satisfies DerivedTask);
+        lane.worker.postMessage({ id, kind, page } satisfies DerivedTask);
       });
     },
     async close(abort = false) {

@@ -1,7 +1,8 @@
 /**
- * A derived-data worker thread (issue 13): reads pages of rows on its own connection, turns
- * them into COPY text and COPYs it (derived-page-task.ts), so finish()'s JavaScript runs beside
- * the main thread, which only hands out id ranges. A page is read, the one before computed and
+ * A derived-data worker thread (issue 13): turns pages of rows into COPY text and COPYs it on
+ * its own connection (derived-page-task.ts), so finish()'s JavaScript runs beside the main
+ * thread. A page comes read (its JSON text, read in finish()'s transaction, which alone sees
+ * the import's rows before it commits: issue 29) or as an id range it reads itself. A page is read, the one before computed and
  * the one before that COPYed at once, so PostgreSQL and this thread work side by side. See derived-threads.ts for the other side.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -17,7 +18,8 @@ export interface DerivedWorkerData {
 export interface DerivedTask {
   id: number;
   kind: PageKind;
-  range: IdRange;
+  /** The page's ids, read here; or its JSON text, read already. */
+  page: { range: IdRange } | { json: string };
 }
 
 export type DerivedReply = { id: number } | { id: number; error: string };
@@ -55,7 +57,7 @@ port.on('message', (task: DerivedTask | 'close') => {
         ? ({ id: task.id } satisfies DerivedReply)
         : ({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies DerivedReply),
     );
-  const read = readPage(sql, task.kind, task.range);
+  const read = 'json' in task.page ? Promise.resolve(task.page.json) : readPage(sql, task.kind, task.page.range);
   read.catch(() => undefined);
   computed = computed.then(async () => {
     let output: PageOutput;

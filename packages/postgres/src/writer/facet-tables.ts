@@ -15,6 +15,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { buildKeysAndIndexesLike, keyAndIndexStatementsLike, swapIn } from '../bulk/table-swap.js';
 import { facetValuesText, STORED_FACETS } from '../catalogue/facet-values.js';
+import { type Db, inTransaction, within } from './db.js';
 import type { StagingMode } from './staging.js';
 
 /** The tables built here, in the order the statements fill them. */
@@ -118,9 +119,10 @@ export async function facetTargetsRun(sql: Sql, documents: string): Promise<stri
  * facet_state in one transaction; on PGlite emptied and refilled in one transaction. Either way
  * readers see the old tables until it commits.
  */
-export async function rebuildFacetTables(sql: Sql, mode: StagingMode): Promise<void> {
-  if (mode !== 'copy') {
-    await sql.begin(async (tx) => {
+export async function rebuildFacetTables(sql: Db, mode: StagingMode): Promise<void> {
+  // In finish()'s transaction (PGlite's, or a pool too small for the one pass): in place.
+  if (mode !== 'copy' || inTransaction(sql)) {
+    await within(sql, async (tx) => {
       for (const table of FACET_TABLES) await tx.unsafe(`DELETE FROM ${table}`);
       const [totals, codes, styleWords] = FACET_TABLES;
       const scratch = { name: 'facet_master_codes', create: 'CREATE TEMPORARY TABLE' };

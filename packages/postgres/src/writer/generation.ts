@@ -1,13 +1,43 @@
 /**
- * The last step of finish(): the catalogue's generation advances, with the WAL position the
- * import reached, and every serving process is told (migration 0008). Everything finish() wrote
- * was committed before this statement, so a replica that has replayed `finished_lsn` holds all
- * of it. The same statement clears derived_stale (migration 0009): derived data is complete.
+ * The catalogue's generation (migration 0008). finish() advances it as the last statement of
+ * the one transaction that publishes an import (writer/index.ts: the import's rows, the
+ * derived tables swapped in, derived_stale cleared, migration 0009), so the generation a reader
+ * sees and the catalogue it reads change at one commit (issue 29). Then, after that commit,
+ * the WAL position it reached is recorded and every serving process told (NOTIFY): a replica
+ * that has replayed `finished_lsn` holds all of the import.
  */
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 
 export const CATALOGUE_FINISHED_CHANNEL = 'catalogue_finished';
 
+/**
+ * Inside the publishing transaction: the next generation, and derived data complete. The WAL
+ * position here is short of the commit; announceGeneration records the one past it.
+ */
+export async function bumpGeneration(tx: TransactionSql): Promise<number> {
+  const [row] = await tx<Array<{ generation: string }>>`
+    UPDATE catalogue_state
+    SET generation = generation + 1, finished_at = now(), finished_lsn = pg_current_wal_lsn()::text, derived_stale = false
+    RETURNING generation::text AS generation`;
+  if (!row) throw new Error('catalogue_state has no row: run the migrations');
+  return Number(row.generation);
+}
+
+/** After that commit: the WAL position it reached, told to every serving process. */
+export async function announceGeneration(sql: Sql): Promise<{ generation: number; lsn: string }> {
+  const [row] = await sql<Array<{ generation: string; lsn: string }>>`
+    WITH announced AS (
+      UPDATE catalogue_state SET finished_lsn = pg_current_wal_lsn()::text
+      RETURNING generation, finished_lsn
+    )
+    SELECT generation::text AS generation, finished_lsn AS lsn,
+           pg_notify(${CATALOGUE_FINISHED_CHANNEL}, generation::text || ' ' || finished_lsn)
+    FROM announced`;
+  if (!row) throw new Error('catalogue_state has no row: run the migrations');
+  return { generation: Number(row.generation), lsn: row.lsn };
+}
+
+/** Both at once: a finish() with nothing to publish (an unchanged re-import) only advances it. */
 export async function advanceGeneration(sql: Sql): Promise<{ generation: number; lsn: string }> {
   const [row] = await sql<Array<{ generation: string; lsn: string }>>`
     WITH advanced AS (

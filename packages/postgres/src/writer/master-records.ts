@@ -8,6 +8,7 @@
 import type { Sql } from 'postgres';
 import { assembleMasters } from '../catalogue/masters.js';
 import type { Reader } from '../catalogue/reader.js';
+import type { Db } from './db.js';
 
 const direct: Reader = (_signal, build) => build();
 
@@ -15,13 +16,14 @@ const direct: Reader = (_signal, build) => build();
  * PGlite's path (no COPY): pages upserted in place. PostgreSQL builds the table in finish()'s one
  * pass instead (derived-copy.ts); a record is the same text either way.
  */
-export async function rebuildMasterRecords(sql: Sql, pageSize: number): Promise<void> {
+export async function rebuildMasterRecords(sql: Db, pageSize: number): Promise<void> {
   let after = 0;
   for (;;) {
     const page = await sql<Array<{ master_id: number }>>`SELECT master_id FROM masters WHERE master_id > ${after} ORDER BY master_id LIMIT ${pageSize}`;
     if (page.length === 0) return;
     const records = await assembleMasters(
-      sql,
+      // In finish()'s transaction: the same tagged queries, answered with the import's rows.
+      sql as Sql,
       direct,
       page.map((row) => row.master_id),
     );

@@ -6,6 +6,7 @@
 import type { FestivalRow } from '@catalogue/core';
 import { mainGenreOf } from '@catalogue/core/catalogue';
 import type { Sql, TransactionSql } from 'postgres';
+import { type Db, within } from './db.js';
 import { artistDocument, festivalDocument, labelDocument, type MasterSource, masterDocument, type SearchDocument } from './search-document-rows.js';
 import { fillStaging, type StagingMode } from './staging.js';
 
@@ -44,8 +45,8 @@ export async function forEachPage<T extends { page_id: number }>(
  * PGlite's path (no COPY): the table emptied and refilled in one transaction. PostgreSQL builds
  * it in finish()'s one pass instead (derived-copy.ts).
  */
-export async function rebuildSearchDocuments(sql: Sql, mode: StagingMode, pageSize: number): Promise<void> {
-  await sql.begin(async (tx) => {
+export async function rebuildSearchDocuments(sql: Db, mode: StagingMode, pageSize: number): Promise<void> {
+  await within(sql, async (tx) => {
     await tx`DELETE FROM search_documents`;
     await produceDocuments(tx, pageSize, (documents) => insertDocuments(tx, mode, documents));
   });

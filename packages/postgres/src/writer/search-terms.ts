@@ -10,8 +10,8 @@
  * in (derived-copy.ts), so the four tables change together; here is the rebuild from the live
  * documents that PGlite runs, and that a reused bench database runs once (bench/catalogue).
  */
-import type { Sql } from 'postgres';
 import { buildIndexesLike, setLoad, swapIn } from '../bulk/table-swap.js';
+import { type Db, inTransaction, within } from './db.js';
 import type { StagingMode } from './staging.js';
 
 export interface TermTable {
@@ -37,10 +37,11 @@ export const TERM_TABLES: readonly TermTable[] = [
  * swapped in (bulk/table-swap.ts), so searches keep reading the old terms meanwhile; on PGlite
  * emptied and refilled in one transaction.
  */
-export async function rebuildSearchTerms(sql: Sql, mode: StagingMode): Promise<void> {
+export async function rebuildSearchTerms(sql: Db, mode: StagingMode): Promise<void> {
   for (const { table, fill } of TERM_TABLES) {
-    if (mode !== 'copy') {
-      await sql.begin(async (tx) => {
+    // In finish()'s transaction (PGlite's, or a pool too small for the one pass): in place.
+    if (mode !== 'copy' || inTransaction(sql)) {
+      await within(sql, async (tx) => {
         await tx.unsafe(`DELETE FROM ${table}`);
         await tx.unsafe(fill(table, 'search_documents'));
       });

@@ -15,7 +15,7 @@ import {
   sortedObservations,
   type TastemakerInfo,
 } from '@catalogue/core/catalogue';
-import type { Sql } from 'postgres';
+import { type Db, within } from './db.js';
 
 function keepEarliest(picks: Map<string, Pick>, pick: Pick): void {
   const key = `${pick.tastemaker_id}:${pick.artist_id}`;
@@ -23,7 +23,7 @@ function keepEarliest(picks: Map<string, Pick>, pick: Pick): void {
   if (!known || pick.picked_on < known.picked_on) picks.set(key, pick);
 }
 
-export async function recomputeSignals(sql: Sql, pageSize: number): Promise<void> {
+export async function recomputeSignals(sql: Db, pageSize: number): Promise<void> {
   const artistRows = await sql<
     Array<{ discogs_id: number; slug: string | null; name: string; observations: BandcampObservation[]; genres: string[][] | null }>
   >`
@@ -77,7 +77,7 @@ export async function recomputeSignals(sql: Sql, pageSize: number): Promise<void
   const signals = computeSignals({ artists, tastemakers, picks: [...picks.values()] });
   const genreKey = (genre: string | null) => genre?.toLowerCase() ?? null;
 
-  await sql.begin(async (tx) => {
+  await within(sql, async (tx) => {
     await tx`DELETE FROM signal_breakouts`;
     await tx`DELETE FROM signal_tastemakers`;
     await tx`DELETE FROM signal_ones_to_watch`;

@@ -8,7 +8,7 @@
  */
 import type { AgentKind } from '@catalogue/core';
 import { slugBase } from '@catalogue/core/catalogue';
-import type { Sql } from 'postgres';
+import type { Db } from './db.js';
 
 const TABLES = {
   artist: { table: 'artists', id: 'discogs_id' },
@@ -18,7 +18,7 @@ const TABLES = {
 
 const PAGE = 5_000;
 
-export async function fillSlugBases(sql: Sql, kind: AgentKind): Promise<void> {
+export async function fillSlugBases(sql: Db, kind: AgentKind): Promise<void> {
   const { table, id } = TABLES[kind];
   for (;;) {
     const rows = await sql<Array<{ id: number; name: string }>>`
@@ -31,7 +31,7 @@ export async function fillSlugBases(sql: Sql, kind: AgentKind): Promise<void> {
   }
 }
 
-export async function recomputeSlugs(sql: Sql, kind: AgentKind): Promise<void> {
+export async function recomputeSlugs(sql: Db, kind: AgentKind): Promise<void> {
   const { table, id } = TABLES[kind];
   await fillSlugBases(sql, kind);
   await sql`

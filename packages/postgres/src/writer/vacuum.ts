@@ -5,7 +5,7 @@
  * scans: search p95 went from ~100 ms to ~4 ms at 100,000 masters once vacuumed.
  * VACUUM cannot run inside a transaction, so this is its own statement after finish()'s work.
  */
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 
 const CATALOGUE_TABLES = [
   'artists',
@@ -35,7 +35,7 @@ const CATALOGUE_TABLES = [
 ] as const;
 
 /** Statistics only (cheap, sampled): what finish()'s own joins need before they run. */
-export async function analyzeCatalogue(sql: Sql): Promise<void> {
+export async function analyzeCatalogue(sql: Sql | TransactionSql): Promise<void> {
   await sql.unsafe(`ANALYZE ${CATALOGUE_TABLES.join(', ')}`);
 }
 
