@@ -15,6 +15,7 @@ import { rebuildMasterRecords } from './master-records.js';
 import { mergeArtists, mergeBandcamp, mergeFestivals, mergeLabels, mergeMasters, mergeReleases } from './merges.js';
 import { rebuildSearchDocuments } from './search-documents.js';
 import { rebuildSearchTerms } from './search-terms.js';
+import { rebuildSearchVocabulary } from './search-vocabulary.js';
 import { recomputeSignals } from './signals.js';
 import { recomputeSlugs } from './slugs.js';
 import { lastById, type StagingMode, stageAndMerge } from './staging.js';
@@ -110,6 +111,8 @@ export function createPostgresWriter(sql: Sql, options: WriterOptions = {}): Cat
       await step('facet tables', () => rebuildFacetTables(sql, mode));
       await step('master records', () => rebuildMasterRecords(sql, pageSize));
     }
+    // From the documents just swapped in: a word this import brought is a correction from now on.
+    await step('search vocabulary', () => rebuildSearchVocabulary(sql, mode));
     await step('signals', () => recomputeSignals(sql, pageSize));
     await step('vacuum analyze', () => vacuumCatalogue(sql));
   }
