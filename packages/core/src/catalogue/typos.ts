@@ -155,7 +155,8 @@ export type Corrections = ReadonlyMap<number, readonly string[]>;
 /**
  * What an answer reports as corrected: each corrected query word and the correction the first
  * hit of the page that needed one for that word matched (its title, artists, genres or styles
- * hold a word the correction prefixes, and none the typed word prefixes). A word no hit of the
+ * hold a word the correction prefixes, and none the typed word prefixes; of several, one the
+ * hit holds as a whole word first, then in the order of the corrections). A word no hit of the
  * page needed corrected is not reported.
  */
 export function correctedOf(
@@ -173,7 +174,9 @@ export function correctedOf(
     const prefixes = (token: string) => words.some((word) => word.startsWith(token));
     for (const [token, candidates] of pending) {
       if (prefixes(token)) continue;
-      const used = candidates.find(prefixes);
+      // A correction the hit holds whole before one that only prefixes a word of it (`annes`:
+      // `annees` rather than `anne`).
+      const used = candidates.find((candidate) => words.includes(candidate)) ?? candidates.find(prefixes);
       if (used === undefined) continue;
       corrected[token] = used;
       pending.delete(token);
