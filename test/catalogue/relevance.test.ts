@@ -70,7 +70,8 @@ const TYPO_QUERIES: Array<[string, { type: string; id: number }, Record<string, 
   ['salt tank eugnia', M(158), { eugnia: 'eugina' }, 'a transposition in a title'],
   ['hyper on experiense', artistCluster(4797), { experiense: 'experience' }, 'a substitution in a 10-letter word'],
   ['theodrakis', artistCluster(659233), { theodrakis: 'theodorakis' }, 'a deletion in a surname alone'],
-  ['theodorkais', artistCluster(659233), { theodorkais: 'theodorakis' }, 'a deletion and a transposition: two edits in an 11-letter word'],
+  ['theodorkais', artistCluster(659233), { theodorkais: 'theodorakis' }, 'a transposition in a surname alone'],
+  ['theodrakiss', artistCluster(659233), { theodrakiss: 'theodorakis' }, 'a deletion and an insertion: two edits in an 11-letter word'],
   ['max dulye', artistCluster(15913), { dulye: 'duley' }, 'a transposition in a 5-letter word'],
   ['rene frogre', artistCluster(1132085), { frogre: 'froger' }, 'a transposition, and a missing diacritic'],
   ['serge gainsborg', artistCluster(23805), { gainsborg: 'gainsbourg' }, 'a deletion in a 9-letter word'],
@@ -78,7 +79,7 @@ const TYPO_QUERIES: Array<[string, { type: string; id: number }, Record<string, 
   ['hautnha', M(387850), { hautnha: 'hautnah' }, 'a transposition in a title alone'],
 ];
 
-/** What the typo queries reached (16 of 16); lower it only with a reason in the commit. */
+/** What the typo queries reached (17 of 17); lower it only with a reason in the commit. */
 const MIN_TYPO_PRECISION_AT_1 = 1;
 
 interface Figures {
