@@ -136,7 +136,8 @@ export interface Catalogue {
   search(query: SearchQuery, lifetime?: CallOptions): Promise<SearchHitData[]>;
   /**
    * Optional: the same hits as `search`, with the words it corrected. Without it the search
-   * routes answer `search`'s hits and report nothing corrected.
+   * routes answer `search`'s hits and report nothing corrected. The routes call this one when
+   * present: a wrapper that replaces `search` replaces or removes it too.
    */
   searchPage?(query: SearchQuery, lifetime?: CallOptions): Promise<SearchPage>;
   facets(query: FacetsQuery, lifetime?: CallOptions): Promise<FacetsResult>;
