@@ -85,8 +85,13 @@ export function matchConditions(sql: Sql, text: QueryText, filters: FacetFilters
  * then reads the few masters by primary key.
  */
 export function styleWordIds(sql: Sql, text: QueryText, styles: readonly string[]): Fragment {
-  const ranges = text.tokens.map((token) => sql`SELECT id FROM search_style_words WHERE ${styleWordRange(sql, token, styles)}`);
-  return sql`ARRAY(${ranges.reduce((all, range) => sql`${all} INTERSECT ${range}`)})`;
+  // A corrected token: the ids of any of its variants' ranges (core's search.ts, "Typos").
+  const ranges = text.tokens.map((token, i) =>
+    [token, ...(text.corrections?.[i] ?? [])]
+      .map((variant) => sql`SELECT id FROM search_style_words WHERE ${styleWordRange(sql, variant, styles)}`)
+      .reduce((all, range) => sql`${all} UNION ${range}`),
+  );
+  return sql`ARRAY(${ranges.map((range) => sql`(${range})`).reduce((all, range) => sql`${all} INTERSECT ${range}`)})`;
 }
 
 /** The search_style_words entries of the words `token` prefixes under one of `styles`: one index range per style. */

@@ -59,8 +59,9 @@ export async function searchDocuments(
  * document of the type and filters asked has every token as typed (the probe the "some"
  * fallback makes), the correctable words get their corrections from search_vocabulary
  * (typos.ts); with any, the page is of the documents every token matches through a variant
- * (else, the fallback, some token), scored with the exact-before-corrected level. The word +
- * style and one-word ranked paths serve exact queries only.
+ * (else, the fallback, some token), scored with the exact-before-corrected level; with a style
+ * filter the word + style entries of every variant find them. The one-word ranked path
+ * (search_terms) serves queries as typed only.
  */
 export async function searchPageOf(
   sql: Sql,
@@ -110,8 +111,8 @@ export async function searchPageOf(
     if (corrections.size === 0) rows = await page('some');
     else {
       const corrected = correctedQueryText(text, corrections);
-      rows = await pageOf(corrected, 'all', false);
-      if (rows.length === 0 && !(await anyComplete(corrected, false))) rows = await pageOf(corrected, 'some', false);
+      rows = await pageOf(corrected, 'all', styleWords);
+      if (rows.length === 0 && !(await anyComplete(corrected, styleWords))) rows = await pageOf(corrected, 'some', styleWords);
       const hits = rows.map(hitOf);
       return { hits, corrected: correctedOf(text.tokens, corrections, hits, tokensOf) };
     }
