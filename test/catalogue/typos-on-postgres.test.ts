@@ -5,8 +5,10 @@
  * nor takes long; the embedded default (PGlite, its pg_trgm) corrects alike.
  */
 import type { CatalogueData, MasterRow } from '@catalogue/core';
+import { TRIGRAM_THRESHOLD } from '@catalogue/core/catalogue';
 import { createPostgresAccounts, createPostgresCatalogue, createPostgresWriter } from '@catalogue/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trigramSimilarity, trigramsOf } from '../../packages/core/src/catalogue/typos.js';
 import { createPgliteDatabase, createPostgresDatabase, loadCatalogue, type TestDatabase } from '../conformance/databases.js';
 import { fixtureData } from '../support/fixture-data.js';
 import { type StoreService, serviceOn } from '../support/stores.js';
@@ -51,6 +53,23 @@ describe('typo tolerance on PostgreSQL', () => {
     const [techno] = await db.sql<Array<{ documents: number }>>`SELECT documents FROM search_vocabulary WHERE word = 'techno'`;
     const [counted] = await db.sql<Array<{ n: number }>>`SELECT count(*)::int AS n FROM search_documents WHERE 'techno' = ANY(tokens)`;
     expect(techno?.documents).toBe(counted?.n);
+  });
+
+  it('pg_trgm computes the similarity core computes for the memory catalogue', async () => {
+    const pairs = [
+      ['watsn', 'watson'],
+      ['hosue', 'house'],
+      ['persuadr', 'persuader'],
+      ['a1b2c3', 'a1b2c'],
+      ['zzzzzz', 'zzzzz'],
+      ['theodrakiss', 'theodorakis'],
+    ] as const;
+    for (const [a, b] of pairs) {
+      const [row] = await db.sql<Array<{ similarity: number; similar: boolean }>>`SELECT similarity(${a}, ${b}) AS similarity, ${a} % ${b} AS similar`;
+      const own = trigramSimilarity(trigramsOf(a), trigramsOf(b));
+      expect(row?.similarity, `${a} ${b}`).toBeCloseTo(own, 6);
+      expect(row?.similar, `${a} ${b}`).toBe(own >= TRIGRAM_THRESHOLD);
+    }
   });
 
   it('a word an import brings is corrected to after that import’s finish(), on v1 and v2', async () => {
