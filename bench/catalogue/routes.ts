@@ -22,6 +22,16 @@ export function benchRoutes(targets: Targets): MeasuredRoute[] {
   const batchIds = targets.masterIds.slice(0, BATCH_SAMPLES);
   return [
     { route: 'search (q + 2 facets)', goalP95Ms: 25, next: (i) => ({ method: 'GET', path: `/api/v1/search?${at(targets.searchQueries, i)}` }) },
+    // Issue 29: the same queries' shape with a typo in q, which search corrects.
+    { route: 'search typo (q + 2 facets)', goalP95Ms: 25, next: (i) => ({ method: 'GET', path: `/api/v1/search?${at(targets.typoQueries, i)}` }) },
+    {
+      route: 'search typo (q alone)',
+      goalP95Ms: null,
+      next: (i) => {
+        const q = new URLSearchParams(at(targets.typoQueries, i)).get('q') ?? '';
+        return { method: 'GET', path: `/api/v1/search?${new URLSearchParams({ q, limit: '20' })}` };
+      },
+    },
     {
       route: 'facets (q + 2 facets)',
       goalP95Ms: 50,

@@ -9,6 +9,11 @@ import postgres from 'postgres';
 export interface Targets {
   /** Query strings of search and facets: q + genre + style, taken from one master. */
   searchQueries: string[];
+  /**
+   * The same shape with one typo in q (issue 29): a title word of 5+ letters with one edit in
+   * its middle (a transposition, a deletion or a substitution, in turn), so search corrects it.
+   */
+  typoQueries: string[];
   masterIds: number[];
   artistNames: string[];
   artistClusterIds: number[];
@@ -40,7 +45,15 @@ export async function sampleTargets(url: string): Promise<Targets> {
     const artists = await sql<Array<{ cluster_id: number; name: string }>>`
       SELECT cluster_id, name FROM artists WHERE master_count > 0 ORDER BY random() LIMIT ${SAMPLES}`;
     const searchQueries: string[] = [];
+    const typoQueries: string[] = [];
     for (const [i, master] of masters.entries()) {
+      const long = master.title.split(/[^A-Za-z]+/).filter((w) => w.length >= 5);
+      const typed = long[i % Math.max(long.length, 1)];
+      if (typed && master.genre && master.style && typoQueries.length < SAMPLES) {
+        typoQueries.push(
+          new URLSearchParams({ q: typoOf(typed.toLowerCase(), typoQueries.length), genre: master.genre, style: master.style, limit: '20' }).toString(),
+        );
+      }
       // A word of a random master's title: words come out as often as titles hold them, so
       // common words are asked as often as users type them (issue 14). Function words nobody
       // searches alone are skipped.
@@ -48,16 +61,30 @@ export async function sampleTargets(url: string): Promise<Targets> {
       const word = words[i % Math.max(words.length, 1)];
       if (!word || !master.genre || !master.style) continue;
       const params = new URLSearchParams({ q: word, genre: master.genre, style: master.style, limit: '20' });
-      searchQueries.push(params.toString());
-      if (searchQueries.length >= SAMPLES) break;
+      if (searchQueries.length < SAMPLES) searchQueries.push(params.toString());
+      if (searchQueries.length >= SAMPLES && typoQueries.length >= SAMPLES) break;
     }
     return {
-      searchQueries,
+      searchQueries: searchQueries.slice(0, SAMPLES),
+      typoQueries,
       masterIds: masters.map((master) => master.id),
       artistNames: artists.map((artist) => artist.name),
       artistClusterIds: artists.map((artist) => artist.cluster_id),
     };
   } finally {
     await sql.end({ timeout: 5 });
+  }
+}
+
+/** One edit in the middle of `word` (5+ letters): the n-th typo transposes, deletes or substitutes, in turn. */
+function typoOf(word: string, n: number): string {
+  const middle = Math.floor(word.length / 2);
+  switch (n % 3) {
+    case 0:
+      return word.slice(0, middle - 1) + word[middle] + word[middle - 1] + word.slice(middle + 1);
+    case 1:
+      return word.slice(0, middle) + word.slice(middle + 1);
+    default:
+      return word.slice(0, middle) + (word[middle] === 'q' ? 'x' : 'q') + word.slice(middle + 1);
   }
 }

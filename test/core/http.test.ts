@@ -110,6 +110,8 @@ describe('HTTP behaviour', () => {
   it('the deadline cancels a hung call → 504 request_aborted', async () => {
     const catalogue = createMemoryCatalogue(fixtureData());
     let seen: AbortSignal | undefined;
+    // The search routes call searchPage when the store has it: without it, this search.
+    delete catalogue.searchPage;
     catalogue.search = (_q, options) => {
       seen = options?.signal;
       return new Promise(() => {});
@@ -162,6 +164,8 @@ describe('HTTP behaviour', () => {
   it('a client disconnect aborts the request signal', async () => {
     const catalogue = createMemoryCatalogue(fixtureData());
     let seen: AbortSignal | undefined;
+    // The search routes call searchPage when the store has it: without it, this search.
+    delete catalogue.searchPage;
     catalogue.search = (_q, options) => {
       seen = options?.signal;
       return new Promise(() => {});

@@ -59,7 +59,7 @@ export interface paths {
         };
         /**
          * Search masters, artists, labels and festivals
-         * @description Full-text search with facet filters. Facet filters narrow master hits, so with any filter the type is master (or all, meaning master). Hits are ordered by score, then type, then id; page with next_cursor.
+         * @description Full-text search with facet filters. Facet filters narrow master hits, so with any filter the type is master (or all, meaning master). Hits are ordered by score, then type, then id; page with next_cursor. When no hit holds every word as typed, words of 5+ characters are corrected to catalogue words one edit away (two from 9 characters), hits that needed fewer corrections first; `corrected` says which.
          */
         get: operations["getSearch"];
         put?: never;
@@ -913,6 +913,15 @@ export interface components {
              * @example srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C
              */
             search_id: string;
+            /**
+             * @description Query words corrected to find these hits (issue 29): each word as folded (lowercase, ASCII) → the catalogue word the hits matched instead. Words of 5–8 characters may take one edit, of 9 or more two (a transposition is one edit); only a query with no hit holding every word as typed is corrected. An empty object when no word was corrected.
+             * @example {
+             *       "persuadr": "persuader"
+             *     }
+             */
+            corrected: {
+                [key: string]: string;
+            };
             /** @description Bearer token for POST …/search-events/observed and …/refined about this search, valid 30 minutes. null when the deployment has no SECRET_KEY. */
             beacon_token: string | null;
         };
@@ -1908,6 +1917,9 @@ export interface operations {
                      *       ],
                      *       "next_cursor": "text",
                      *       "search_id": "srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
+                     *       "corrected": {
+                     *         "persuadr": "persuader"
+                     *       },
                      *       "beacon_token": "text"
                      *     }
                      */

@@ -27,6 +27,7 @@ export {
   searchEntry,
   searchTextOf,
   TYPE_ORDER,
+  withCorrections,
 } from './search.js';
 export { bandcampSignalsOf, tagCountsOf } from './signals/bandcamp-signals.js';
 export { breakoutsQuery, computeSignals, onesToWatchQuery, type SignalInputs, type Signals, tastemakersQuery, WINDOW_DAYS } from './signals/engine.js';
@@ -38,3 +39,19 @@ export { type TastemakerInfo, type TastemakerStanding, tastemakerList } from './
 export { assignSlugs, slugBase, slugify } from './slugs.js';
 export { foldText, nameKey, tokensOf } from './text.js';
 export { transliterate } from './transliterate.js';
+export {
+  allowedTypos,
+  type Corrections,
+  correctablePositions,
+  correctedOf,
+  correctionsAffordable,
+  correctionsAmong,
+  editDistance,
+  MAX_CORRECTED_DOCUMENTS,
+  MAX_CORRECTIONS,
+  MAX_TRIGRAM_CANDIDATES,
+  MIN_VOCABULARY_LENGTH,
+  nearVariantsOf,
+  TRIGRAM_THRESHOLD,
+  type VocabularyWord,
+} from './typos.js';

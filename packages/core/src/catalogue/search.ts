@@ -29,6 +29,28 @@
  * 4. `whole`: 1 when every query token is a whole word of the entry (`house` over `houses`);
  *
  * as `((matched·128 + primary)·4 + phrase)·2 + whole` (a query has at most 100 tokens).
+ *
+ * ## Typos (issue 29; which words, which corrections: typos.ts)
+ *
+ * Only when no entry of the type and filters asked has every query token as typed, the words
+ * of 5+ characters that have corrections (vocabulary words 1 edit away, 2 from 9 characters)
+ * are searched as "the word or one of its corrections", each variant matching as a prefix like
+ * the word typed. A query with complete hits as typed never pays for corrections (nor shows
+ * corrected hits below them); without corrections it falls back to "some" as above. The hits
+ * are those every token matches through some variant (else, the fallback, some token), and
+ * `points` gains a level, most important first:
+ *
+ * 1. `matched`: query tokens found at all, through any variant;
+ * 2. `exact`: query tokens found as typed — a hit whose words match exactly outranks one that
+ *    needed a correction, and fewer corrections beat more;
+ * 3. `primary`: tokens some variant of which is found in the title or an artist name;
+ * 4. `phrase`: as above, of the query each token of which is replaced by the first of its
+ *    variants (as typed, then its corrections in order) the entry holds;
+ * 5. `whole`: 1 when some variant of every token is a whole word of the entry;
+ *
+ * as `(((matched·128 + exact)·128 + primary)·4 + phrase)·2 + whole`. Then popularity, type, id
+ * as above. Such scores are only compared with each other: a query is corrected on every page
+ * or on none (the choice ignores the cursor).
  * `popularity` = round6(log10(1 + size) / 10) < 1 (size: releases of a master, masters of an
  * artist or label, lineup of a festival) only breaks ties. Equal scores order by type (master,
  * artist, label, festival), then id. Without a query every entry is a hit scoring its
@@ -41,6 +63,7 @@ import type { FacetFilters, FacetName, SearchPosition } from '../ports/index.js'
 import type { SearchHitData } from '../schemas/records.js';
 import { formatNamesOf } from './master-record.js';
 import { tokensOf } from './text.js';
+import type { Corrections } from './typos.js';
 
 export type HitType = SearchHitData['type'];
 export const TYPE_ORDER: Record<HitType, number> = { master: 0, artist: 1, label: 2, festival: 3 };
@@ -166,6 +189,13 @@ export function masterSearchEntry(
 export interface SearchText {
   tokens: string[];
   key: string;
+  /** Per token, its corrections ([] for none): present only when the query is searched with them ("Typos"). */
+  corrections?: ReadonlyArray<readonly string[]>;
+}
+
+/** The query searched with its corrections (per token position; the others none). */
+export function withCorrections(text: SearchText, corrections: Corrections): SearchText {
+  return { ...text, corrections: text.tokens.map((_, position) => corrections.get(position) ?? []) };
 }
 
 export function searchTextOf(q: string | null): SearchText {
@@ -180,6 +210,7 @@ const prefixes = (tokens: readonly string[], token: string) => tokens.some((cand
 
 /** The points of the scoring above (without popularity), or null when the entry is not a hit in `mode`. */
 export function pointsOf(entry: SearchEntry, text: SearchText, mode: MatchMode): number | null {
+  if (text.corrections) return typoPointsOf(entry, text, text.corrections, mode);
   let matched = 0;
   let primary = 0;
   let whole = 1;
@@ -193,6 +224,34 @@ export function pointsOf(entry: SearchEntry, text: SearchText, mode: MatchMode):
   if (matched === 0) return null;
   const phrase = entry.nameKey === text.key ? 2 : text.tokens.length >= 2 && entry.phraseText.includes(` ${text.key}`) ? 1 : 0;
   return ((matched * 128 + primary) * 4 + phrase) * 2 + whole;
+}
+
+/** pointsOf for a query searched with its corrections ("Typos"). */
+function typoPointsOf(entry: SearchEntry, text: SearchText, corrections: ReadonlyArray<readonly string[]>, mode: MatchMode): number | null {
+  let matched = 0;
+  let exact = 0;
+  let primary = 0;
+  let whole = 1;
+  const chosen: string[] = [];
+  for (let i = 0; i < text.tokens.length; i++) {
+    const token = text.tokens[i] as string;
+    const variants = [token, ...(corrections[i] ?? [])];
+    const found = variants.find((variant) => prefixes(entry.primary, variant) || prefixes(entry.secondary, variant));
+    chosen.push(found ?? token);
+    if (found === undefined) {
+      if (mode === 'all') return null;
+      whole = 0;
+      continue;
+    }
+    matched++;
+    if (found === token) exact++;
+    if (variants.some((variant) => prefixes(entry.primary, variant))) primary++;
+    if (!variants.some((variant) => entry.primary.includes(variant) || entry.secondary.includes(variant))) whole = 0;
+  }
+  if (matched === 0) return null;
+  const key = chosen.join(' ');
+  const phrase = entry.nameKey === key ? 2 : chosen.length >= 2 && entry.phraseText.includes(` ${key}`) ? 1 : 0;
+  return (((matched * 128 + exact) * 128 + primary) * 4 + phrase) * 2 + whole;
 }
 
 /** The score of an entry, or null when it is not a hit: points + popularity (popularity alone without a query). */

@@ -10,6 +10,7 @@ import { sortedObservations } from '../catalogue/signals/metric.js';
 import { festivalPicksOf, labelPicksOf } from '../catalogue/signals/picks.js';
 import type { SignalArtist } from '../catalogue/signals/signal-artist.js';
 import { assignSlugs } from '../catalogue/slugs.js';
+import { MIN_VOCABULARY_LENGTH, trigramsOf } from '../catalogue/typos.js';
 import {
   type ArtistRow,
   type BandcampRow,
@@ -53,6 +54,10 @@ export interface CatalogueIndex {
   signalArtists: Map<number, SignalArtist>;
   signals: Signals;
   entries: SearchEntry[];
+  /** Every word of MIN_VOCABULARY_LENGTH+ characters of the entries → entries holding it (catalogue/typos.ts); built on first use. */
+  vocabulary(): ReadonlyMap<string, number>;
+  /** The trigrams of each vocabulary word, built with it. */
+  vocabularyTrigrams(): ReadonlyMap<string, Set<string>>;
 }
 
 export function mainReleaseOf(index: CatalogueIndex, master: MasterRow): ReleaseRow | null {
@@ -240,7 +245,27 @@ export function buildCatalogueIndex(rows: CatalogueData): CatalogueIndex {
     picks: [...labelPicksOf(data.masters, mainReleases), ...festivalPicksOf(data.festivals)],
   });
 
+  // Built on first use: only a query that needs corrections reads it.
+  let vocabulary: Map<string, number> | null = null;
+  let vocabularyTrigrams: Map<string, Set<string>> | null = null;
+  const buildVocabulary = () => {
+    vocabulary = new Map();
+    vocabularyTrigrams = new Map();
+    for (const entry of entries) {
+      for (const words of [entry.primary, entry.secondary]) {
+        for (const word of words) {
+          if (word.length < MIN_VOCABULARY_LENGTH) continue;
+          vocabulary.set(word, (vocabulary.get(word) ?? 0) + 1);
+          if (!vocabularyTrigrams.has(word)) vocabularyTrigrams.set(word, trigramsOf(word));
+        }
+      }
+    }
+    return { vocabulary, vocabularyTrigrams };
+  };
+
   return {
+    vocabulary: () => vocabulary ?? buildVocabulary().vocabulary,
+    vocabularyTrigrams: () => vocabularyTrigrams ?? buildVocabulary().vocabularyTrigrams,
     artists,
     labels,
     festivals,

@@ -23,10 +23,12 @@ import {
   scoreOf,
   searchTextOf,
   TYPE_ORDER,
+  withCorrections,
 } from '../catalogue/search.js';
 import { bandcampSignalsOf } from '../catalogue/signals/bandcamp-signals.js';
 import { breakoutsQuery, onesToWatchQuery, tastemakersQuery } from '../catalogue/signals/engine.js';
-import { nameKey } from '../catalogue/text.js';
+import { nameKey, tokensOf } from '../catalogue/text.js';
+import { correctablePositions, correctedOf, correctionsAffordable, correctionsAmong, memoryCandidatesOf } from '../catalogue/typos.js';
 import { type CatalogueData, clusterIdOf, kindOfClusterId, type MasterRow, sourceIdOfClusterId } from '../dataset.js';
 import { abortProbeOf, requestAborted } from '../http/deadline.js';
 import type {
@@ -38,6 +40,7 @@ import type {
   Catalogue,
   FacetsResult,
   ResolveInput,
+  SearchPage,
   SearchQuery,
 } from '../ports/index.js';
 import type { AgentKind, ClusterData, FacetValue, MasterData, SearchHitData } from '../schemas/records.js';
@@ -194,30 +197,56 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
     return row && artist ? bandcampSignalsOf(artist, row, index.signals.asOf) : null;
   }
 
+  /** The corrections of the query's correctable words (catalogue/typos.ts), by position. */
+  function correctionsOf(tokens: readonly string[]): Map<number, string[]> {
+    const corrections = new Map<number, string[]>();
+    for (const position of correctablePositions(tokens)) {
+      const word = tokens[position] as string;
+      const found = correctionsAmong(word, memoryCandidatesOf(word, index.vocabulary(), index.vocabularyTrigrams()));
+      if (found.length > 0) corrections.set(position, found);
+    }
+    return correctionsAffordable(corrections, (word) => index.vocabulary().get(word) ?? 0) ? corrections : new Map();
+  }
+
+  async function searchPage(query: SearchQuery, lifetime?: CallOptions): Promise<SearchPage> {
+    checkSignal(lifetime);
+    let text = searchTextOf(query.q);
+    const filtered = hasAnyFilter(query.filters);
+    const candidates = index.entries.filter(
+      (entry) =>
+        (query.type === 'all' || entry.hit.type === query.type) &&
+        // facet filters narrow masters; other kinds have no facet values to match
+        (!filtered || (entry.facets !== null && matchesFilters(entry.facets, query.filters))),
+    );
+    const complete = () => candidates.some((entry) => pointsOf(entry, text, 'all') !== null);
+    // Entries with some of the words are hits only when none has them all (catalogue/search.ts);
+    // before that, the words corrected ("Typos"), when none has them all as typed.
+    let mode: MatchMode = 'all';
+    let corrections = new Map<number, string[]>();
+    if (text.tokens.length > 0 && !complete()) {
+      corrections = correctionsOf(text.tokens);
+      if (corrections.size > 0) text = withCorrections(text, corrections);
+      if (corrections.size === 0 || !complete()) mode = 'some';
+    }
+    const hits: SearchHitData[] = [];
+    for (const entry of candidates) {
+      const score = scoreOf(entry, text, mode);
+      if (score === null) continue;
+      const hit = { ...entry.hit, score };
+      if (query.after && comparePositions(hit, query.after) <= 0) continue;
+      hits.push(hit);
+    }
+    hits.sort(comparePositions);
+    const page = hits.slice(0, query.limit);
+    return { hits: page, corrected: correctedOf(text.tokens, corrections, page, tokensOf) };
+  }
+
   return {
     async search(query, lifetime) {
-      checkSignal(lifetime);
-      const text = searchTextOf(query.q);
-      const filtered = hasAnyFilter(query.filters);
-      const candidates = index.entries.filter(
-        (entry) =>
-          (query.type === 'all' || entry.hit.type === query.type) &&
-          // facet filters narrow masters; other kinds have no facet values to match
-          (!filtered || (entry.facets !== null && matchesFilters(entry.facets, query.filters))),
-      );
-      // Entries with some of the words are hits only when none has them all (catalogue/search.ts).
-      const mode: MatchMode = text.tokens.length > 0 && !candidates.some((entry) => pointsOf(entry, text, 'all') !== null) ? 'some' : 'all';
-      const hits: SearchHitData[] = [];
-      for (const entry of candidates) {
-        const score = scoreOf(entry, text, mode);
-        if (score === null) continue;
-        const hit = { ...entry.hit, score };
-        if (query.after && comparePositions(hit, query.after) <= 0) continue;
-        hits.push(hit);
-      }
-      hits.sort(comparePositions);
-      return hits.slice(0, query.limit);
+      return (await searchPage(query, lifetime)).hits;
     },
+
+    searchPage,
 
     async facets(query, lifetime): Promise<FacetsResult> {
       checkSignal(lifetime);

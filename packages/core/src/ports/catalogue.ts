@@ -125,8 +125,21 @@ export interface MasterJson {
 /** A master's record, its releases (at most 100, as its dossier sorts them) and how many it has. */
 export type MasterDetail = Pick<MasterDossierData, 'master' | 'releases' | 'release_count'>;
 
+/** A page of hits and the query words corrected to find them (issue 29). */
+export interface SearchPage {
+  hits: SearchHitData[];
+  /** Query word (folded) → the correction the page's hits used; {} when none was (catalogue/typos.ts, correctedOf). */
+  corrected: Record<string, string>;
+}
+
 export interface Catalogue {
   search(query: SearchQuery, lifetime?: CallOptions): Promise<SearchHitData[]>;
+  /**
+   * Optional: the same hits as `search`, with the words it corrected. Without it the search
+   * routes answer `search`'s hits and report nothing corrected. The routes call this one when
+   * present: a wrapper that replaces `search` replaces or removes it too.
+   */
+  searchPage?(query: SearchQuery, lifetime?: CallOptions): Promise<SearchPage>;
   facets(query: FacetsQuery, lifetime?: CallOptions): Promise<FacetsResult>;
   master(id: number, lifetime?: CallOptions): Promise<MasterData | null>;
   /** Any order, each found id once; core puts them in request order. */

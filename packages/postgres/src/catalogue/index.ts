@@ -13,7 +13,7 @@ import { artistDossier, festivalDossier, labelDossier } from './dossiers.js';
 import { type MasterReads, masterDetailsByIds, masterDossier, masterJsonsByIds, mastersByIds } from './masters.js';
 import type { Reader } from './reader.js';
 import type { RecordCache } from './record-cache.js';
-import { facetCounts, searchDocuments } from './search.js';
+import { facetCounts, searchDocuments, searchPageOf } from './search.js';
 import { breakoutList, onesToWatchList, tastemakerRanking } from './signals.js';
 import { StoredRecords } from './stored-records.js';
 
@@ -47,6 +47,7 @@ export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOpti
 
   return {
     search: (query, lifetime) => searchDocuments(sql, read, query, abortProbeOf(lifetime), options.directScoringBelow),
+    searchPage: (query, lifetime) => searchPageOf(sql, read, query, abortProbeOf(lifetime), options.directScoringBelow),
     facets: (query, lifetime) => facetCounts(sql, read, query, abortProbeOf(lifetime)),
     master: async (id, lifetime) => (await mastersByIds(masterReads, [id], lifetime))[0] ?? null,
     masters: (ids, lifetime) => mastersByIds(masterReads, ids, lifetime),

@@ -18,6 +18,26 @@ export interface QueryText {
   tsquery: string;
   /** `'tok1':* | 'tok2':*`: the "some" fallback. */
   anyTsquery: string;
+  /** Per token, its corrections ([] for none): only on a query searched with them (core's search.ts, "Typos"). */
+  corrections?: ReadonlyArray<readonly string[]>;
+}
+
+/** A token and its corrections, each as a prefix (`'tok':*`, with a weight when given), or'ed. */
+const variantsQuery = (variants: readonly string[], weight = '') => variants.map((variant) => `'${variant}':*${weight}`).join(' | ');
+
+/**
+ * The query searched with its corrections (by token position): each token matches as itself or
+ * any of its corrections, `('tok':* | 'fix':*) & …`; corrections are vocabulary words, [a-z0-9]+.
+ */
+export function correctedQueryText(text: QueryText, corrections: ReadonlyMap<number, readonly string[]>): QueryText {
+  const perToken = text.tokens.map((_, position) => corrections.get(position) ?? []);
+  const groups = text.tokens.map((token, position) => variantsQuery([token, ...(perToken[position] as string[])]));
+  return {
+    ...text,
+    corrections: perToken,
+    tsquery: groups.map((group) => `(${group})`).join(' & '),
+    anyTsquery: groups.join(' | '),
+  };
 }
 
 export function queryTextOf(q: string | null): QueryText {
@@ -65,8 +85,13 @@ export function matchConditions(sql: Sql, text: QueryText, filters: FacetFilters
  * then reads the few masters by primary key.
  */
 export function styleWordIds(sql: Sql, text: QueryText, styles: readonly string[]): Fragment {
-  const ranges = text.tokens.map((token) => sql`SELECT id FROM search_style_words WHERE ${styleWordRange(sql, token, styles)}`);
-  return sql`ARRAY(${ranges.reduce((all, range) => sql`${all} INTERSECT ${range}`)})`;
+  // A corrected token: the ids of any of its variants' ranges (core's search.ts, "Typos").
+  const ranges = text.tokens.map((token, i) =>
+    [token, ...(text.corrections?.[i] ?? [])]
+      .map((variant) => sql`SELECT id FROM search_style_words WHERE ${styleWordRange(sql, variant, styles)}`)
+      .reduce((all, range) => sql`${all} UNION ${range}`),
+  );
+  return sql`ARRAY(${ranges.map((range) => sql`(${range})`).reduce((all, range) => sql`${all} INTERSECT ${range}`)})`;
 }
 
 /** The search_style_words entries of the words `token` prefixes under one of `styles`: one index range per style. */
@@ -84,6 +109,7 @@ const sum = (sql: Sql, parts: Fragment[]) => parts.reduce((all, part) => sql`${a
  */
 export function scoreExpression(sql: Sql, text: QueryText, mode: MatchMode = 'all'): Fragment {
   if (text.tokens.length === 0) return sql`score0`;
+  if (text.corrections) return typoScoreExpression(sql, text, text.corrections, mode);
   const test = (query: (token: string) => string) =>
     sum(
       sql,
@@ -98,6 +124,36 @@ export function scoreExpression(sql: Sql, text: QueryText, mode: MatchMode = 'al
       ? sql`CASE WHEN name_key = ${text.key} THEN 2 WHEN phrase_text LIKE ${`% ${text.key}%`} THEN 1 ELSE 0 END`
       : sql`CASE WHEN name_key = ${text.key} THEN 2 ELSE 0 END`;
   return sql`((((${matched}) * 128 + (${primary})) * 4 + ${phrase}) * 2 + ${whole})::float8 + score0`;
+}
+
+/**
+ * scoreExpression for a query searched with its corrections, as core's typoPointsOf: matched
+ * (some variant of the token), exact (the token as typed), primary (some variant at weight A),
+ * phrase over the key of the first variant each token matched, whole (some variant of every
+ * token a whole word), as `(((matched·128 + exact)·128 + primary)·4 + phrase)·2 + whole`.
+ */
+function typoScoreExpression(sql: Sql, text: QueryText, corrections: ReadonlyArray<readonly string[]>, mode: MatchMode): Fragment {
+  const variants = text.tokens.map((token, i) => [token, ...(corrections[i] ?? [])]);
+  const count = (query: (group: string[]) => string) =>
+    sum(
+      sql,
+      variants.map((group) => sql`(tsv @@ ${query(group)}::tsquery)::int`),
+    );
+  const matched = mode === 'all' ? sql`${text.tokens.length}::int` : count((group) => variantsQuery(group));
+  const exact = count((group) => variantsQuery(group.slice(0, 1)));
+  const primary = count((group) => variantsQuery(group, 'A'));
+  const whole = sql`(${variants.map((group) => sql`tokens && ${group}::text[]`).reduce((all, part) => sql`${all} AND ${part}`)})::int`;
+  // The first variant of each token the document holds (the token itself when none: "some" mode).
+  const chosen = variants.map((group) => {
+    const cases = group.map((variant) => sql`WHEN tsv @@ ${`'${variant}':*`}::tsquery THEN ${variant}::text`);
+    return sql`CASE ${cases.reduce((all, part) => sql`${all} ${part}`)} ELSE ${group[0] as string}::text END`;
+  });
+  const key = chosen.reduce((all, part) => sql`${all} || ' ' || ${part}`);
+  const phrase =
+    text.tokens.length >= 2
+      ? sql`CASE WHEN name_key = (${key}) THEN 2 WHEN phrase_text LIKE '% ' || (${key}) || '%' THEN 1 ELSE 0 END`
+      : sql`CASE WHEN name_key = (${key}) THEN 2 ELSE 0 END`;
+  return sql`(((((${matched}) * 128 + (${exact})) * 128 + (${primary})) * 4 + ${phrase}) * 2 + ${whole})::float8 + score0`;
 }
 
 /**

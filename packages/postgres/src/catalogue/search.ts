@@ -1,10 +1,11 @@
 /** search and facets over search_documents. */
-import type { AbortProbe, FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, SearchQuery } from '@catalogue/core';
-import { compareText, type MatchMode } from '@catalogue/core/catalogue';
+import type { AbortProbe, FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, SearchPage, SearchQuery } from '@catalogue/core';
+import { compareText, correctedOf, type MatchMode, tokensOf } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { facetValuesOf, type StoredFacet, storedFacetOf } from './facet-values.js';
 import type { Reader } from './reader.js';
 import {
+  correctedQueryText,
   hasAnyFilter,
   lower,
   matchConditions,
@@ -16,6 +17,7 @@ import {
   styleWordRange,
   styleWordsReady,
 } from './search-filter.js';
+import { correctionsOf } from './typos.js';
 
 const KIND_OF_TYPE = { master: 0, artist: 1, label: 2, festival: 3 } as const;
 const TYPE_OF_KIND = ['master', 'artist', 'label', 'festival'] as const;
@@ -49,6 +51,25 @@ export async function searchDocuments(
   abort?: AbortProbe,
   directScoringBelow: number = DIRECT_SCORING_BELOW,
 ): Promise<SearchHitData[]> {
+  return (await searchPageOf(sql, read, query, abort, directScoringBelow)).hits;
+}
+
+/**
+ * searchDocuments with the words it corrected (core's search.ts, "Typos"): only when no
+ * document of the type and filters asked has every token as typed (the probe the "some"
+ * fallback makes), the correctable words get their corrections from search_vocabulary
+ * (typos.ts); with any, the page is of the documents every token matches through a variant
+ * (else, the fallback, some token), scored with the exact-before-corrected level; with a style
+ * filter the word + style entries of every variant find them. The one-word ranked path
+ * (search_terms) serves queries as typed only.
+ */
+export async function searchPageOf(
+  sql: Sql,
+  read: Reader,
+  query: SearchQuery,
+  abort?: AbortProbe,
+  directScoringBelow: number = DIRECT_SCORING_BELOW,
+): Promise<SearchPage> {
   const text = queryTextOf(query.q);
   const kindCondition = query.type === 'all' ? sql`` : sql`AND kind = ${KIND_OF_TYPE[query.type]}`;
   const after = query.after;
@@ -58,33 +79,45 @@ export async function searchDocuments(
     : sql``;
   const styles = query.filters.style?.length ? lower(query.filters.style) : null;
   const styleWords = styles !== null && text.tokens.length > 0 && (await styleWordsReady(sql, read, abort));
-  const page = (mode: MatchMode) =>
+  const pageOf = (searched: QueryText, mode: MatchMode, byStyleWords: boolean) =>
     read(
       abort,
       () => sql<HitRow[]>`
     SELECT * FROM (
-      SELECT kind, id, slug, name, year, artists, genres, styles, credits, ${scoreExpression(sql, text, mode)} AS score
+      SELECT kind, id, slug, name, year, artists, genres, styles, credits, ${scoreExpression(sql, searched, mode)} AS score
       FROM search_documents
-      WHERE ${matchConditions(sql, text, query.filters, mode, styleWords)} ${kindCondition}
+      WHERE ${matchConditions(sql, searched, query.filters, mode, byStyleWords)} ${kindCondition}
     ) AS hits
     ${afterCondition}
     ORDER BY score DESC, kind, id
     LIMIT ${query.limit}`,
     );
+  const page = (mode: MatchMode) => pageOf(text, mode, styleWords);
+  const anyComplete = async (searched: QueryText, byStyleWords: boolean) =>
+    (
+      await read(
+        abort,
+        () => sql`SELECT 1 FROM search_documents WHERE ${matchConditions(sql, searched, query.filters, 'all', byStyleWords)} ${kindCondition} LIMIT 1`,
+      )
+    ).length > 0;
   const token = text.tokens.length === 1 ? (text.tokens[0] as string) : null;
   const direct =
     token !== null && styleWords && styles !== null && (await styleWordCount(sql, read, token, styles, directScoringBelow, abort)) < directScoringBelow;
   const ranked = token !== null && !direct ? await topByTerm(sql, read, token, query, abort) : null;
-  if (ranked && ranked.length === query.limit) return ranked.map(hitOf);
+  if (ranked && ranked.length === query.limit) return { hits: ranked.map(hitOf), corrected: {} };
   let rows = await page('all');
-  if (rows.length === 0 && text.tokens.length > 0) {
-    const complete = await read(
-      abort,
-      () => sql`SELECT 1 FROM search_documents WHERE ${matchConditions(sql, text, query.filters, 'all', styleWords)} ${kindCondition} LIMIT 1`,
-    );
-    if (complete.length === 0) rows = await page('some');
+  if (rows.length === 0 && text.tokens.length > 0 && !(await anyComplete(text, styleWords))) {
+    const corrections = await correctionsOf(sql, read, text.tokens, abort);
+    if (corrections.size === 0) rows = await page('some');
+    else {
+      const corrected = correctedQueryText(text, corrections);
+      rows = await pageOf(corrected, 'all', styleWords);
+      if (rows.length === 0 && !(await anyComplete(corrected, styleWords))) rows = await pageOf(corrected, 'some', styleWords);
+      const hits = rows.map(hitOf);
+      return { hits, corrected: correctedOf(text.tokens, corrections, hits, tokensOf) };
+    }
   }
-  return rows.map(hitOf);
+  return { hits: rows.map(hitOf), corrected: {} };
 }
 
 /** The word + style entries of `token` under `styles`, counted up to `cap` (an index range). */

@@ -10,12 +10,16 @@
  * in (derived-copy.ts), so the four tables change together; here is the rebuild from the live
  * documents that PGlite runs, and that a reused bench database runs once (bench/catalogue).
  */
+import { MIN_VOCABULARY_LENGTH } from '@catalogue/core/catalogue';
 import { buildIndexesLike, setLoad, swapIn } from '../bulk/table-swap.js';
 import { type Db, inTransaction, within } from './db.js';
 import type { StagingMode } from './staging.js';
 
+/** Longer words never correct a query word (core's MAX_CORRECTABLE_LENGTH plus two edits). */
+const MAX_VOCABULARY_LENGTH = 42;
+
 export interface TermTable {
-  table: 'search_terms';
+  table: 'search_terms' | 'search_vocabulary';
   /** The INSERT filling `target` from the documents in `source`. */
   fill(target: string, source: string): string;
 }
@@ -29,6 +33,17 @@ export const TERM_TABLES: readonly TermTable[] = [
       FROM ${source} d CROSS JOIN LATERAL unnest(d.tsv) AS w
       WHERE 'A' = ANY (w.weights)
          OR EXISTS (SELECT 1 FROM unnest(d.tsv) AS p WHERE 'A' = ANY (p.weights) AND starts_with(p.lexeme, w.lexeme))`,
+  },
+  {
+    // search_vocabulary (migration 0018): the words typo tolerance corrects to (catalogue/typos.ts),
+    // from the same fresh documents, so a word an import brought becomes a correction at that
+    // import's one switch (issue 29), never before its documents.
+    table: 'search_vocabulary',
+    fill: (target, source) => `
+      INSERT INTO ${target} (word, documents)
+      SELECT w, count(*)::int FROM ${source} d CROSS JOIN LATERAL unnest(d.tokens) AS w
+      WHERE length(w) BETWEEN ${MIN_VOCABULARY_LENGTH} AND ${MAX_VOCABULARY_LENGTH}
+      GROUP BY w`,
   },
 ];
 

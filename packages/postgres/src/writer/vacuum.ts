@@ -32,6 +32,7 @@ const CATALOGUE_TABLES = [
   'search_style_words',
   'facet_totals',
   'facet_codes',
+  'search_vocabulary',
 ] as const;
 
 /** Statistics only (cheap, sampled): what finish()'s own joins need before they run. */

@@ -24,6 +24,13 @@ export const SearchResponseSchema = named(
       v.description('Identifies this search in search-event beacons.'),
       v.examples(['srch_01JD3Q9V5TQ8R0Z6W4N2M7XK1C']),
     ),
+    corrected: v.pipe(
+      v.record(v.string(), v.string()),
+      v.description(
+        'Query words corrected to find these hits (issue 29): each word as folded (lowercase, ASCII) → the catalogue word the hits matched instead. Words of 5–8 characters may take one edit, of 9 or more two (a transposition is one edit); only a query with no hit holding every word as typed is corrected. An empty object when no word was corrected.',
+      ),
+      v.examples([{ persuadr: 'persuader' }]),
+    ),
     beacon_token: v.pipe(
       v.nullable(v.string()),
       v.description(
@@ -39,7 +46,7 @@ export const searchRoute = route({
   access: 'key',
   summary: 'Search masters, artists, labels and festivals',
   description:
-    'Full-text search with facet filters. Facet filters narrow master hits, so with any filter the type is master (or all, meaning master). Hits are ordered by score, then type, then id; page with next_cursor.',
+    'Full-text search with facet filters. Facet filters narrow master hits, so with any filter the type is master (or all, meaning master). Hits are ordered by score, then type, then id; page with next_cursor. When no hit holds every word as typed, words of 5+ characters are corrected to catalogue words one edit away (two from 9 characters), hits that needed fewer corrections first; `corrected` says which.',
   tags: ['search'],
   query: {
     q: { schema: v.optional(textParam(200, 'Free text.')) },
@@ -66,10 +73,11 @@ export const searchRoute = route({
     }
     const type = hasFilters(filters) ? 'master' : query.type;
     const limit = query.limit;
-    const hits = await ports.catalogue.search(
-      { q: query.q ?? null, type, filters, limit: limit + 1, after: query.cursor ? decodeCursor(query.cursor) : null },
-      lifetime,
-    );
+    const searchQuery = { q: query.q ?? null, type, filters, limit: limit + 1, after: query.cursor ? decodeCursor(query.cursor) : null };
+    // A store that corrects typos says which words it corrected; one that does not, none.
+    const { hits, corrected } = ports.catalogue.searchPage
+      ? await ports.catalogue.searchPage(searchQuery, lifetime)
+      : { hits: await ports.catalogue.search(searchQuery, lifetime), corrected: {} };
     const page = hits.slice(0, limit);
     const last = page[page.length - 1];
     const searchId = `srch_${ulidAt(now)}`;
@@ -82,6 +90,7 @@ export const searchRoute = route({
       })),
       next_cursor: hits.length > limit && last ? encodeCursor({ score: last.score, type: last.type, id: last.id }) : null,
       search_id: searchId,
+      corrected,
       beacon_token: signer && principal ? signer.issue(searchId, principal.key.id, now) : null,
     };
     return json(body, 200, { 'x-search-latency-ms': (performance.now() - started).toFixed(1) });
