@@ -58,6 +58,7 @@ const decision = (over: Partial<LimitDecision> = {}): LimitDecision => ({
   reset: NOW_S + 40,
   retryAfterSeconds: 40,
   monthCount: 10,
+  release: async () => {},
   ...over,
 });
 
