@@ -31,6 +31,7 @@ describe('decodeSecret', () => {
 
   it('refuses what is neither, and fewer than 32 bytes, saying how many', () => {
     expect(() => decodeSecret('not a secret!')).toThrow('SECRET_KEY must be hex or base64');
+    expect(() => decodeSecret(`!${'a'.repeat(64)}`)).toThrow(new Error('SECRET_KEY must be hex or base64'));
     expect(() => decodeSecret('ab'.repeat(31))).toThrow('SECRET_KEY must hold at least 32 bytes; it holds 31');
     expect(() => decodeSecret(Buffer.alloc(31).toString('base64'))).toThrow('it holds 31');
     // Odd-length hex is not hex: read as base64 instead (63 characters, padded to 64 → 47 bytes).
@@ -91,6 +92,7 @@ describe('createBeaconSigner', () => {
       forged(SEARCH, 'cust_abc'),
       `bt1.${SEARCH}.${KEY}.${expires}.${mac}=`,
       `bt1.${SEARCH}.${KEY}.${expires}.${mac.slice(1)}`,
+      `bt1.${SEARCH}.${KEY}.${expires}.A${mac}`,
       `bt1.${SEARCH}.${KEY}.${expires}.${mac.slice(0, 42)}+`,
       `bt1.${SEARCH}.${KEY}.-${expires}.${mac}`,
       `bt1.${SEARCH}.${KEY}.1${expires.padStart(12, '0')}.${mac}`,
