@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldText, tokensOf } from './text.js';
+import { foldText, nameKey, tokensOf } from './text.js';
 import { transliterate } from './transliterate.js';
 
 const fullFold = (text: string) => transliterate(text.normalize('NFKC')).toLowerCase();
@@ -24,5 +24,14 @@ describe('foldText', () => {
     expect(foldText('Евгений Щемилин')).toBe('evgenii shchemilin');
     expect(foldText('Straße ＡＢＣ')).toBe('strasse abc');
     expect(tokensOf('半分 Ølen')).toEqual(['ban', 'fen', 'olen']);
+  });
+});
+
+describe('nameKey', () => {
+  it('the tokens joined by one space, so spacing and punctuation do not make two names', () => {
+    expect(nameKey('Aphex  Twin!')).toBe('aphex twin');
+    expect(nameKey(' aphex twin ')).toBe('aphex twin');
+    expect(nameKey('Moments-in-Time')).toBe('moments in time');
+    expect(nameKey('')).toBe('');
   });
 });

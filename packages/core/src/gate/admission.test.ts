@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ResolvedConfig, resolveConfig } from '../config.js';
 import { emptyCatalogueData } from '../dataset.js';
 import { noMetrics, pureHasher } from '../defaults.js';
+import { ApiError } from '../http/api-error.js';
 import { createMemoryAccounts } from '../memory/accounts.js';
 import { createMemoryCatalogue } from '../memory/catalogue.js';
 import { createMemoryLimiter } from '../memory/limiter.js';
@@ -242,5 +243,134 @@ describe('admitKey with the key cache', () => {
     expect(admission.headers).toBeNull();
     expect({ admits, reads }).toEqual({ admits: 1, reads: 1 });
     expect(logs.filter((record) => record.kind === 'ratelimit.fail_open')).toHaveLength(1);
+  });
+});
+
+describe('admission: what is logged, alarmed and refused at the edges', () => {
+  it('an uncounted call fails open too when the limiter cannot peek', async () => {
+    const { ports, logs, alarms, key } = portsWith(failing);
+    const { plaintext, customerId } = await key();
+    const admission = await admitKey(withKey(plaintext), ports, NOW, false, {});
+    expect(admission).toMatchObject({ headers: null, release: null, principal: { customer: { id: customerId } } });
+    expect(logs).toEqual([{ level: 'warn', kind: 'ratelimit.fail_open', customer_id: customerId, key_prefix: plaintext.slice(0, 12), error: 'redis down' }]);
+    expect(alarms).toEqual(['ratelimit.fail_open']);
+  });
+
+  it('fail-open: counted per scope in the metrics, the alarm names the customer; a non-Error is logged as text', async () => {
+    const scopes: string[] = [];
+    const details: unknown[] = [];
+    const plain: Limiter = { ...failing, admit: () => Promise.reject('socket closed') };
+    const { ports, logs, key } = portsWith(plain);
+    ports.metrics = { ...ports.metrics, limiterFailOpen: (scope: string) => scopes.push(scope) };
+    ports.alarm = { raise: (_kind, detail) => details.push(detail) };
+    const { plaintext, customerId } = await key();
+    await admitKey(withKey(plaintext), ports, NOW, true, {});
+    expect(logs[0]).toMatchObject({ error: 'socket closed' });
+    expect(details).toEqual([{ customer_id: customerId, key_prefix: plaintext.slice(0, 12), error: 'socket closed' }]);
+    expect(scopes).toEqual(['key']);
+    await admitPublic('203.0.113.9', ports, resolveConfig({ baseUrl: 'http://x.test' }), NOW);
+    expect(scopes).toEqual(['key', 'public']);
+  });
+
+  it('a refusal the limiter throws as an ApiError is the answer, not a fail-open', async () => {
+    const refusing: Limiter = {
+      ...failing,
+      admit: () => Promise.reject(new ApiError(503, 'pool_exhausted')),
+      admitPublic: () => Promise.reject(new ApiError(503, 'pool_exhausted')),
+    };
+    const { ports, logs, key } = portsWith(refusing);
+    const { plaintext } = await key();
+    await expect(admitKey(withKey(plaintext), ports, NOW, true, {})).rejects.toMatchObject({ status: 503, code: 'pool_exhausted' });
+    await expect(admitPublic('203.0.113.1', ports, resolveConfig({ baseUrl: 'http://x.test' }), NOW)).rejects.toMatchObject({ status: 503 });
+    expect(logs).toEqual([]);
+  });
+
+  it('the public fail-open line names its scope and the error', async () => {
+    const { ports, logs } = portsWith({ ...failing, admitPublic: () => Promise.reject('down') });
+    await admitPublic('203.0.113.1', ports, resolveConfig({ baseUrl: 'http://x.test' }), NOW);
+    expect(logs).toEqual([{ level: 'warn', kind: 'ratelimit.fail_open', scope: 'public', error: 'down' }]);
+  });
+
+  it('a refusal without a reason is a burst refusal', async () => {
+    const memory = createMemoryLimiter();
+    const refusing: Limiter = {
+      ...memory,
+      admit: async (request) => ({ ...(await memory.admit(request)), allowed: false, reason: null, retryAfterSeconds: 5 }),
+    };
+    const { ports, key } = portsWith(refusing);
+    const { plaintext } = await key();
+    await expect(admitKey(withKey(plaintext), ports, NOW, true, {})).rejects.toMatchObject({ status: 429, body: { reason: 'burst', retry_after_seconds: 5 } });
+  });
+
+  const crossingAt = (count: number): Limiter => {
+    const memory = createMemoryLimiter();
+    return { ...memory, admit: async (request) => ({ ...(await memory.admit(request)), monthCount: count }) };
+  };
+
+  it('contract review: exactly at the crossing call of a contract customer, logged with its detail', async () => {
+    const { ports, logs, key } = portsWith(crossingAt(CONTRACT_REVIEW_CALLS + 1));
+    const details: unknown[] = [];
+    ports.alarm = { raise: (_kind, detail) => details.push(detail) };
+    const { plaintext, customerId } = await key('contract_2000');
+    await admitKey(withKey(plaintext), ports, NOW, true, {});
+    const detail = { customer_id: customerId, environment: 'test', month: monthOf(NOW), calls: CONTRACT_REVIEW_CALLS + 1 };
+    expect(logs).toEqual([{ level: 'warn', kind: 'quota.contract_review', ...detail }]);
+    expect(details).toEqual([detail]);
+  });
+
+  it('contract review: never for a self-serve customer, nor past the crossing call', async () => {
+    const selfServe = portsWith(crossingAt(CONTRACT_REVIEW_CALLS + 1));
+    const s = await selfServe.key('self_serve_299');
+    await admitKey(withKey(s.plaintext), selfServe.ports, NOW, true, {});
+    const later = portsWith(crossingAt(CONTRACT_REVIEW_CALLS + 2));
+    const c = await later.key('contract_2000');
+    await admitKey(withKey(c.plaintext), later.ports, NOW, true, {});
+    expect([...selfServe.logs, ...later.logs, ...selfServe.alarms, ...later.alarms]).toEqual([]);
+  });
+
+  it('contract review: raised when the claim cannot be made (store away), not when another instance claimed it', async () => {
+    const away = portsWith(crossingAt(CONTRACT_REVIEW_CALLS + 1));
+    const a = await away.key('contract_2000');
+    away.ports.accounts = { ...away.accounts, claimContractReview: () => Promise.reject(new Error('db down')) };
+    await admitKey(withKey(a.plaintext), away.ports, NOW, true, {});
+    expect(away.alarms).toEqual(['quota.contract_review']);
+    const claimed = portsWith(crossingAt(CONTRACT_REVIEW_CALLS + 1));
+    const c = await claimed.key('contract_2000');
+    claimed.ports.accounts = { ...claimed.accounts, claimContractReview: async () => false };
+    await admitKey(withKey(c.plaintext), claimed.ports, NOW, true, {});
+    expect(claimed.alarms).toEqual([]);
+  });
+
+  it('checkAdmin: a missing bearer is logged as such, and the throttle alarm says from where', async () => {
+    const { ports, logs } = portsWith();
+    const details: Array<[string, unknown]> = [];
+    ports.alarm = { raise: (kind, detail) => details.push([kind, detail]) };
+    const config = resolveConfig({ baseUrl: 'http://x.test', adminToken: 'secret-token' });
+    const guard = { ports, ip: '203.0.113.5', now: NOW };
+    await expect(checkAdmin(new Request('http://x.test/'), config, guard)).rejects.toMatchObject({
+      status: 401,
+      body: { message: 'admin routes need Authorization: Bearer <ADMIN_TOKEN>' },
+    });
+    await expect(checkAdmin(new Request('http://x.test/', { headers: { authorization: 'Basic secret-token' } }), config, guard)).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(logs).toEqual([
+      { level: 'warn', kind: 'admin.auth_failed', ip: '203.0.113.5', reason: 'no bearer token' },
+      { level: 'warn', kind: 'admin.auth_failed', ip: '203.0.113.5', reason: 'no bearer token' },
+    ]);
+    for (let i = 0; i < 8; i++) await expect(checkAdmin(new Request('http://x.test/'), config, guard)).rejects.toMatchObject({ status: 401 });
+    await expect(checkAdmin(new Request('http://x.test/'), config, guard)).rejects.toMatchObject({ status: 429 });
+    expect(details).toEqual([['admin.auth_throttled', { ip: '203.0.113.5', failures_per_minute: 10 }]]);
+  });
+
+  it('checkAdmin: a failing limiter lets the check go on, logged under its own scope', async () => {
+    const { ports, logs } = portsWith({ ...failing, admitPublic: () => Promise.reject('down') });
+    const scopes: string[] = [];
+    ports.metrics = { ...ports.metrics, limiterFailOpen: (scope: string) => scopes.push(scope) };
+    const config = resolveConfig({ baseUrl: 'http://x.test', adminToken: 'secret-token' });
+    const request = new Request('http://x.test/', { headers: { authorization: 'Bearer secret-token' } });
+    await expect(checkAdmin(request, config, { ports, ip: '203.0.113.5', now: NOW })).resolves.toMatchObject({ principal: null });
+    expect(logs).toEqual([{ level: 'warn', kind: 'ratelimit.fail_open', scope: 'admin-auth', error: 'down' }]);
+    expect(scopes).toEqual(['public']);
   });
 });

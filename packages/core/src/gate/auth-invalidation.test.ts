@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryAccounts } from '../memory/accounts.js';
 import type { LogRecord } from '../ports/index.js';
 import { invalidatingAccounts } from './auth-invalidation.js';
@@ -47,5 +47,83 @@ describe('invalidatingAccounts', () => {
     expect(cache.size).toBe(0);
     expect(logs.map((record) => record.kind)).toContain('auth.invalidation_failed');
     expect(alarms).toContain('auth.invalidation_failed');
+  });
+
+  describe('retrying a bump that failed', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    async function failedOnce(results: Array<'ok' | 'fail'>) {
+      vi.useFakeTimers();
+      let calls = 0;
+      const t = setup(() => {
+        const result = calls === 0 ? 'fail' : (results[calls - 1] ?? 'fail');
+        calls++;
+        return result === 'ok' ? Promise.resolve() : Promise.reject(new Error('redis away'));
+      });
+      const issued = await issueCustomerKey(t.accounts, { email: 'a@b.co', tier: 'self_serve_49', environment: 'test' }, new Date(0));
+      await t.wrapped.setOverage(issued.customer.id, 'bill');
+      return { ...t, issued, calls: () => calls };
+    }
+
+    it('logs the failure with its error, then retries every second until the bump goes through', async () => {
+      const t = await failedOnce(['fail', 'ok']);
+      expect(t.logs).toEqual([{ level: 'error', kind: 'auth.invalidation_failed', error: 'redis away' }]);
+      expect(t.calls()).toBe(1);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(t.calls()).toBe(1);
+      t.cache.set('h', { key: t.issued.key, customer: t.issued.customer }, 'e', 0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(t.calls()).toBe(2);
+      // The retry failed: the cache is dropped again.
+      expect(t.cache.size).toBe(0);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(t.calls()).toBe(3);
+      expect(t.logs.at(-1)).toEqual({ level: 'info', kind: 'auth.invalidation_recovered', attempts: 2 });
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(t.calls()).toBe(3);
+    });
+
+    it('gives up after 60 retries; a change meanwhile does not start a second series', async () => {
+      const t = await failedOnce([]);
+      await t.wrapped.setOverage(t.issued.customer.id, 'block');
+      expect(t.calls()).toBe(2);
+      expect(t.alarms).toEqual(['auth.invalidation_failed', 'auth.invalidation_failed']);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(t.calls()).toBe(62);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(t.calls()).toBe(62);
+      expect(t.logs.filter((r) => r.kind === 'auth.invalidation_recovered')).toEqual([]);
+    });
+  });
+
+  it('a non-Error failure is logged as text; billing changes and grace suspensions bump only when they changed something', async () => {
+    const seen: string[] = [];
+    const { accounts, logs } = setup(() => Promise.reject('plain'));
+    const limiter = {
+      bumpAuthEpoch: async () => {
+        seen.push('bump');
+      },
+    } as never;
+    const stub = {
+      ...accounts,
+      applyBillingChange: async (input: { eventId: string }) => (input.eventId === 'applied' ? 'applied' : 'stale'),
+      suspendExpiredGrace: async (_now: Date, n: number) => n,
+    } as never;
+    const wrapped = invalidatingAccounts(stub, limiter, new KeyCache(), { log() {} }, { raise() {} });
+    await wrapped.applyBillingChange({ eventId: 'stale', eventCreated: new Date(0), stripeCustomerId: 'cus' });
+    expect(seen).toEqual([]);
+    await wrapped.applyBillingChange({ eventId: 'applied', eventCreated: new Date(0), stripeCustomerId: 'cus' });
+    expect(seen).toEqual(['bump']);
+    await wrapped.suspendExpiredGrace(new Date(0), 0);
+    expect(seen).toEqual(['bump']);
+    await wrapped.suspendExpiredGrace(new Date(0), 2);
+    expect(seen).toEqual(['bump', 'bump']);
+    const failing = setup(() => Promise.reject('plain'));
+    const issued = await issueCustomerKey(failing.accounts, { email: 'a@b.co', tier: 'self_serve_49', environment: 'test' }, new Date(0));
+    await failing.wrapped.setOverage(issued.customer.id, 'bill');
+    expect(failing.logs).toEqual([{ level: 'error', kind: 'auth.invalidation_failed', error: 'plain' }]);
+    expect(logs).toEqual([]);
   });
 });

@@ -77,6 +77,18 @@ describe('FailOpenWatch: key-limit decisions failing open persistently', () => {
     }
     expect(alarms).toEqual([]);
   });
+
+  it('after a decision, the next fail-open starts a new streak at once, and it holds a window later', () => {
+    const t = watched();
+    expect(streak(t)).toBe(true);
+    t.watch.decided();
+    t.clock.advance(SECOND);
+    expect(t.failOpen()).toBe(false);
+    t.clock.advance(FAIL_OPEN_NOT_READY_MS / 2);
+    expect(t.failOpen()).toBe(false);
+    t.clock.advance(FAIL_OPEN_NOT_READY_MS / 2);
+    expect(t.failOpen()).toBe(true);
+  });
 });
 
 describe('withFailOpenCheck: one `limits` check', () => {

@@ -1,4 +1,6 @@
+import CRC32 from 'crc-32';
 import { describe, expect, it } from 'vitest';
+import { base62Fixed } from './base62.js';
 import { generateApiKey, parseApiKey } from './key-format.js';
 
 const good = generateApiKey('live');
@@ -33,5 +35,16 @@ describe('API key format', () => {
     ['bearer prefix', `Bearer ${good}`],
   ])('refuses %s without a store read', (_name, candidate) => {
     expect(parseApiKey(candidate)).toBeNull();
+  });
+});
+
+describe('API key format: the shape is checked before the checksum', () => {
+  const withChecksum = (head: string) => head + base62Fixed(CRC32.str(head) >>> 0, 6);
+
+  it('refuses a key whose checksum is right but whose prefix or alphabet is not', () => {
+    expect(parseApiKey(withChecksum(`ck_prod_${'a'.repeat(26)}`))).toBeNull();
+    expect(parseApiKey(withChecksum(`ck_live_${'a'.repeat(25)}-`))).toBeNull();
+    expect(parseApiKey(withChecksum(`ck_live_${'a'.repeat(26)}`))).toEqual({ environment: 'live', displayPrefix: 'ck_live_aaaa' });
+    expect(parseApiKey(withChecksum(`ck_test_${'a'.repeat(26)}`))).toEqual({ environment: 'test', displayPrefix: 'ck_test_aaaa' });
   });
 });

@@ -43,6 +43,7 @@ export function compilePath(path: string): PathSegment[] {
  */
 export function pathnameSegments(pathname: string): string[] {
   let end = pathname.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: an all-slash pathname gives [] whether the loop stops at 1 or 0 (end <= 1 below).
   while (end > 1 && pathname.charCodeAt(end - 1) === 47 /* / */) end--;
   return end <= 1 ? [] : pathname.slice(1, end).split('/');
 }

@@ -165,4 +165,27 @@ describe('DeadlineQueue and RequestLifetime', () => {
   it('requestAborted is the 504 of the error table', () => {
     expect(requestAborted()).toMatchObject(aborted);
   });
+
+  it('requestAborted says why', () => {
+    expect(requestAborted().body).toEqual({ message: 'the request was cancelled by its deadline or by the client' });
+  });
+
+  it('one timer for the whole queue, however many requests start', () => {
+    const queue = new DeadlineQueue(1000);
+    for (let i = 0; i < 3; i++) queue.start({});
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
+  it('the signal is made once: every port gets the same one', () => {
+    const lifetime = new DeadlineQueue(1000).start({});
+    expect(lifetime.signal).toBe(lifetime.signal);
+  });
+
+  it('expiring an answered request changes nothing: it is not aborted', () => {
+    const lifetime = new DeadlineQueue(1000).start({});
+    lifetime.dispose();
+    lifetime.expire();
+    expect(lifetime.aborted).toBe(false);
+    expect(lifetime.ended).toBe(true);
+  });
 });

@@ -56,8 +56,10 @@ export class DeadlineQueue {
 
   unlink(lifetime: RequestLifetime): void {
     if (lifetime.prev) lifetime.prev.next = lifetime.next;
+    // Stryker disable next-line ConditionalExpression: a guard against unlinking twice, which expire() and dispose() never do (both check `over`).
     else if (this.head === lifetime) this.head = lifetime.next;
     if (lifetime.next) lifetime.next.prev = lifetime.prev;
+    // Stryker disable next-line ConditionalExpression: as above, for the tail.
     else if (this.tail === lifetime) this.tail = lifetime.prev;
     lifetime.prev = lifetime.next = null;
   }
@@ -148,6 +150,7 @@ export class RequestLifetime implements EventListenerObject {
       this.client = this.request.signal;
       if (this.over) this.controller.abort(requestAborted());
       else if (this.client?.aborted) this.expire();
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: an AbortSignal fires `abort` once; `once` only lets the listener go sooner.
       else this.client?.addEventListener('abort', this, { once: true });
     }
     return this.controller.signal;
@@ -172,10 +175,12 @@ export class RequestLifetime implements EventListenerObject {
   }
 
   dispose(): void {
+    // Stryker disable next-line ConditionalExpression: unlinking a lifetime already unlinked is a no-op (prev and next are null, it is neither head nor tail).
     if (!this.over) {
       this.over = true;
       this.queue.unlink(this);
     }
+    // Stryker disable next-line ConditionalExpression,StringLiteral: after the answer the abort listener can only call expire(), a no-op once `over`.
     if (this.controller) this.client?.removeEventListener('abort', this);
   }
 }

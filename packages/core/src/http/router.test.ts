@@ -13,7 +13,8 @@ const def = (method: Method, path: string): RouteDef => ({
   handler: () => new Response(),
 });
 
-const router = createRouter([
+/** Built inside each test (not at import), so what a test asserts was built by the code under test. */
+const ROUTES = (): RouteDef[] => [
   def('GET', '/api/v1'),
   def('GET', '/api/v1/masters/:id'),
   def('POST', '/api/v1/masters/batch'),
@@ -24,8 +25,8 @@ const router = createRouter([
   def('GET', '/api/v1/dossier/master/:id'),
   def('POST', '/api/dashboard/keys/:id'),
   def('DELETE', '/api/dashboard/keys/:id'),
-]);
-const match = (path: string) => router.match(new URL(path, 'http://x.test'));
+];
+const match = (path: string) => createRouter(ROUTES()).match(new URL(path, 'http://x.test'));
 const routeOf = (path: string) => {
   const found = match(path);
   return found && { paths: [...found.byMethod.values()].map((d) => `${d.method} ${d.path}`), params: found.params, allow: found.allow };
@@ -104,5 +105,41 @@ describe('createRouter', () => {
   it('refuses two routes with the same method and path, and two spellings of one path', () => {
     expect(() => createRouter([def('GET', '/a/:id'), def('GET', '/a/:id')])).toThrow(/duplicate route GET \/a\/:id/);
     expect(() => createRouter([def('GET', '/a/:id'), def('POST', '/a/:key')])).toThrow(/match the same requests/);
+  });
+
+  it('an empty segment never fills a parameter', () => {
+    expect(match('/api/v1/dossier//moodymann')).toBeNull();
+    expect(match('/api/dashboard/keys//')).toBeNull();
+  });
+
+  it('a branch that failed leaves no parameter value behind for the branch tried next', () => {
+    const r = createRouter([def('GET', '/x/fixed/:p/end'), def('GET', '/x/:q/other/z')]);
+    expect(r.match(new URL('http://x.test/x/fixed/other/z'))?.params).toEqual({ q: 'fixed' });
+    expect(r.match(new URL('http://x.test/x/fixed/v/end'))?.params).toEqual({ p: 'v' });
+  });
+
+  it('says which routes collide', () => {
+    expect(() => createRouter([def('GET', '/a/:id'), def('GET', '/a/:id')])).toThrow(new Error('duplicate route GET /a/:id'));
+    expect(() => createRouter([def('GET', '/a/:id'), def('POST', '/a/:key')])).toThrow(
+      new Error('routes /a/:id and /a/:key match the same requests; spell them alike'),
+    );
+  });
+
+  it('Allow: a path without GET has no HEAD', () => {
+    const r = createRouter([def('POST', '/b'), def('PUT', '/b'), def('GET', '/c')]);
+    expect(r.match(new URL('http://x.test/b'))?.allow).toBe('POST, PUT');
+    expect(r.match(new URL('http://x.test/c'))?.allow).toBe('GET, HEAD');
+    expect(r.routes).toHaveLength(3);
+  });
+});
+
+describe('compilePath: what each refusal says', () => {
+  it('names the path and the fault', () => {
+    expect(() => compilePath('api/v1')).toThrow(new Error('route api/v1: a path starts with /'));
+    expect(() => compilePath('/a/:x/:x')).toThrow(new Error('route /a/:x/:x: parameter :x appears twice'));
+    expect(() => compilePath('/api/*')).toThrow(
+      new Error('route /api/*: segment "*" is neither fixed text nor a whole :parameter (wildcards and optional parameters are not supported)'),
+    );
+    expect(() => compilePath('/api//v1')).toThrow(/segment "" is neither/);
   });
 });
