@@ -85,7 +85,7 @@ function script(kind: 'esm' | 'cjs'): string {
     syncBuiltinESMExports();
     const { connectPostgres, createPostgresWriter, migrate } = await load();
     const url = process.env.SMOKE_DATABASE_URL;
-    const sql = connectPostgres(url, { max: 2 });
+    const sql = connectPostgres(url, { max: 3 }); // the one pass needs 3: the publishing transaction and two beside it (writer/index.ts)
     await migrate(sql);
     const data = JSON.parse(readFileSync('catalogue.json', 'utf8'));
     // Pages of one master: more pages than the writer computes on its own thread.
