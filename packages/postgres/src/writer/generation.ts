@@ -24,30 +24,26 @@ export async function bumpGeneration(tx: TransactionSql): Promise<number> {
 }
 
 /** After that commit: the WAL position it reached, told to every serving process. */
-export async function announceGeneration(sql: Sql): Promise<{ generation: number; lsn: string }> {
-  const [row] = await sql<Array<{ generation: string; lsn: string }>>`
-    WITH announced AS (
-      UPDATE catalogue_state SET finished_lsn = pg_current_wal_lsn()::text
-      RETURNING generation, finished_lsn
-    )
-    SELECT generation::text AS generation, finished_lsn AS lsn,
-           pg_notify(${CATALOGUE_FINISHED_CHANNEL}, generation::text || ' ' || finished_lsn)
-    FROM announced`;
-  if (!row) throw new Error('catalogue_state has no row: run the migrations');
-  return { generation: Number(row.generation), lsn: row.lsn };
+export function announceGeneration(sql: Sql): Promise<{ generation: number; lsn: string }> {
+  return stampGeneration(sql, false);
 }
 
 /** Both at once: a finish() with nothing to publish (an unchanged re-import) only advances it. */
-export async function advanceGeneration(sql: Sql): Promise<{ generation: number; lsn: string }> {
+export function advanceGeneration(sql: Sql): Promise<{ generation: number; lsn: string }> {
+  return stampGeneration(sql, true);
+}
+
+/** Records the WAL position (and with `advance`, a new generation) and notifies it, in one statement. */
+async function stampGeneration(sql: Sql, advance: boolean): Promise<{ generation: number; lsn: string }> {
+  const advanced = advance ? sql`generation = generation + 1, finished_at = now(), derived_stale = false,` : sql``;
   const [row] = await sql<Array<{ generation: string; lsn: string }>>`
-    WITH advanced AS (
-      UPDATE catalogue_state
-      SET generation = generation + 1, finished_at = now(), finished_lsn = pg_current_wal_lsn()::text, derived_stale = false
+    WITH stamped AS (
+      UPDATE catalogue_state SET ${advanced} finished_lsn = pg_current_wal_lsn()::text
       RETURNING generation, finished_lsn
     )
     SELECT generation::text AS generation, finished_lsn AS lsn,
            pg_notify(${CATALOGUE_FINISHED_CHANNEL}, generation::text || ' ' || finished_lsn)
-    FROM advanced`;
+    FROM stamped`;
   if (!row) throw new Error('catalogue_state has no row: run the migrations');
   return { generation: Number(row.generation), lsn: row.lsn };
 }
