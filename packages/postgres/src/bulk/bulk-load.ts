@@ -27,6 +27,12 @@ export interface BulkLoad {
   /** Streams COPY text (bulkLine lines, as strings or UTF-8 bytes) into the table's import table, in one transaction. */
   copy(table: BulkTable, batches: AsyncIterable<string | Uint8Array>): Promise<void>;
   /**
+   * Starts the table's primary key, slugs, indexes and link table now, its files being all in,
+   * while other files still load; apply() waits for it (and starts those of the tables not
+   * named here). A failure is raised by apply().
+   */
+  prepare(table: BulkTable, onStep?: (step: string, seconds: number) => void): void;
+  /**
    * Swaps first imports in; the changed records of the other tables wait for the writer's
    * finish() (applyPendingBulk). True when any row changed or waits.
    */
@@ -109,9 +115,50 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
   await dropImportTables(sql);
   await dropPendingTables(sql);
   const loaded = new Set<BulkTable>();
+  const preparing = new Map<BulkTable, Promise<void>>();
+  const swaps: BulkTable[] = [];
+  const linkSwaps: string[] = [];
+  const settlePreparing = () => Promise.allSettled(preparing.values());
+  const startPreparing = (table: BulkTable, onStep?: (step: string, seconds: number) => void) => {
+    const prepared = prepareTable(table, onStep);
+    // Raised by apply(); not an unhandled rejection while the other lane still loads.
+    prepared.catch(() => undefined);
+    preparing.set(table, prepared);
+  };
+
+  /**
+   * Each table's key, slugs, indexes and link table, on a connection of its own: each statement
+   * runs on one core, and one after another they took ~50 s of a 1 M-per-kind import (issue 13).
+   * Started as soon as the table's files are in (prepare()), so a table loaded early is indexed
+   * while the largest file still loads (issue 29: they waited for the last file, 64 s after it
+   * at 4 M records). Nothing here reads another table's import table.
+   */
+  const prepareTable = async (table: BulkTable, onStep?: (step: string, seconds: number) => void): Promise<void> => {
+    const step = stepper(onStep);
+    // The key first: it drops a record an id names twice, which the link table must not see.
+    await step(`${table}: primary key`, () => addPrimaryKey(sql, table));
+    if (!(await isEmpty(sql, table))) return;
+    const link = LINKS[table];
+    // A first import: slugs before the indexes (no index to maintain per row), and the link
+    // table (live, it is empty with its source) built from the import table beside them, not
+    // after them (at 4 M records release_credits took 38 s after releases' 8 s of indexes).
+    const built = await Promise.allSettled([
+      (async () => {
+        if (table === 'artists' || table === 'labels') await step(`${table}: slugs`, () => assignSlugs(sql, table));
+        await step(`${table}: indexes`, () => buildIndexesLike(sql, table, importTable(table)));
+      })(),
+      link ? step(`${link.table}: built`, () => buildLinkTable(sql, link)) : undefined,
+    ]);
+    const failed = built.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    swaps.push(table);
+    if (link) linkSwaps.push(link.table);
+  };
 
   return {
     async copy(table, batches) {
+      // Files of one kind are one group (import-discogs-bulk.ts): none comes once it is indexed.
+      if (preparing.has(table)) throw new Error(`${table} is already being indexed: every file of a kind must be loaded before prepare()`);
       const target = importTable(table);
       await sql.begin(async (tx) => {
         await setLoad(tx);
@@ -138,35 +185,16 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
       loaded.add(table);
     },
 
+    prepare(table, onStep) {
+      if (!preparing.has(table)) startPreparing(table, onStep);
+    },
+
     async apply(onStep) {
-      const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
-        const startedAt = performance.now();
-        const result = await run();
-        onStep?.(name, (performance.now() - startedAt) / 1000);
-        return result;
-      };
+      const step = stepper(onStep);
       const tables = BULK_TABLES.filter((table) => loaded.has(table));
-      const swaps: BulkTable[] = [];
-      const linkSwaps: string[] = [];
-      // Each table's key, slugs, indexes and link table, the tables side by side on their own
-      // connections: each statement runs on one core, and one after another they took ~50 s
-      // of a 1 M-per-kind import (issue 13). Nothing here reads another table's import table.
-      const prepare = async (table: BulkTable) => {
-        await step(`${table}: primary key`, () => addPrimaryKey(sql, table));
-        if (!(await isEmpty(sql, table))) return;
-        // A first import: slugs before the indexes (no index to maintain per row), then
-        // the link table built whole beside it (live, it is empty with its source).
-        if (table === 'artists' || table === 'labels') await step(`${table}: slugs`, () => assignSlugs(sql, table));
-        await step(`${table}: indexes`, () => buildIndexesLike(sql, table, importTable(table)));
-        swaps.push(table);
-        const link = LINKS[table];
-        if (link) {
-          await step(`${link.table}: built`, () => buildLinkTable(sql, link));
-          linkSwaps.push(link.table);
-        }
-      };
+      for (const table of tables) if (!preparing.has(table)) startPreparing(table, onStep);
       // Every table settles before an error is raised, so none is left building.
-      const failed = (await Promise.allSettled(tables.map(prepare))).find((result) => result.status === 'rejected');
+      const failed = (await settlePreparing()).find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
       // Swapped in the tables' own order, whichever finished first.
       swaps.sort((a, b) => BULK_TABLES.indexOf(a) - BULK_TABLES.indexOf(b));
@@ -200,9 +228,20 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
     },
 
     async discard() {
+      // A table still being indexed would hold the DROP behind its locks, or fail under it.
+      await settlePreparing();
       await dropImportTables(sql);
       await dropPendingTables(sql);
     },
+  };
+}
+
+function stepper(onStep?: (step: string, seconds: number) => void) {
+  return async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const startedAt = performance.now();
+    const result = await run();
+    onStep?.(name, (performance.now() - startedAt) / 1000);
+    return result;
   };
 }
 
