@@ -180,6 +180,69 @@ function print2020Projection(figures: LoadFigures): void {
   out(`${lines.join('\n')}\n`);
 }
 
+/**
+ * The tables each record kind fills (issue 29: the database size per record kind); what every
+ * kind feeds (search, facets) is a group of its own.
+ */
+const TABLES_OF: Record<Kind | 'search (every kind)', readonly string[]> = {
+  artists: ['artists'],
+  labels: ['labels'],
+  masters: ['masters', 'master_artists', 'master_labels', 'master_records'],
+  releases: ['releases', 'release_credits'],
+  'search (every kind)': ['search_documents', 'search_terms', 'search_style_words', 'search_vocabulary', 'facet_totals', 'facet_codes'],
+};
+
+interface TableSize {
+  table: string;
+  heapMb: number;
+  toastMb: number;
+  indexesMb: number;
+}
+
+/** Heap, TOAST and index sizes of every table of the database, after the first import. */
+async function sizeByKind(sql: postgres.Sql): Promise<{ tables: TableSize[]; databaseMb: number }> {
+  const tables = await sql<TableSize[]>`
+    SELECT c.relname AS table,
+           pg_relation_size(c.oid) / 1048576.0 AS "heapMb",
+           coalesce(pg_total_relation_size(NULLIF(c.reltoastrelid, 0)), 0) / 1048576.0 AS "toastMb",
+           pg_indexes_size(c.oid) / 1048576.0 AS "indexesMb"
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.relkind = 'r' AND n.nspname = 'public'
+    ORDER BY c.relname`;
+  const [database] = await sql<Array<{ mb: number }>>`SELECT pg_database_size(current_database()) / 1048576.0 AS mb`;
+  return {
+    tables: tables.map((row) => ({ ...row, heapMb: Number(row.heapMb), toastMb: Number(row.toastMb), indexesMb: Number(row.indexesMb) })),
+    databaseMb: Number(database?.mb ?? 0),
+  };
+}
+
+function printSizes({ tables, databaseMb }: { tables: TableSize[]; databaseMb: number }, counts: Record<Kind, number>): void {
+  const byName = new Map(tables.map((row) => [row.table, row]));
+  const grouped = new Set(Object.values(TABLES_OF).flat());
+  const other = tables.filter((row) => !grouped.has(row.table)).map((row) => row.table);
+  const groups = [...Object.entries(TABLES_OF), ['other tables', other] as const];
+  const mb = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+  const lines = [
+    `database size after the first import: ${mb(databaseMb)} MB`,
+    '| record kind | tables | heap MB | TOAST MB | indexes MB | total MB | bytes per record |',
+    '|---|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const [kind, names] of groups) {
+    const rows = names.map((name) => byName.get(name)).filter((row): row is TableSize => row !== undefined);
+    const heap = rows.reduce((sum, row) => sum + row.heapMb, 0);
+    const toast = rows.reduce((sum, row) => sum + row.toastMb, 0);
+    const indexes = rows.reduce((sum, row) => sum + row.indexesMb, 0);
+    const records = (counts as Record<string, number>)[kind];
+    const perRecord = records ? fmt(((heap + toast + indexes) * 1048576) / records) : '';
+    lines.push(`| ${kind} | ${kind === 'other tables' ? `${names.length} tables (accounts, usage, feeds, signals)` : names.join(', ')} | ${mb(heap)} | ${mb(toast)} | ${mb(indexes)} | ${mb(heap + toast + indexes)} | ${perRecord} |`);
+  }
+  lines.push('', '| table | heap MB | TOAST MB | indexes MB |', '|---|---:|---:|---:|');
+  for (const row of [...tables].sort((a, b) => b.heapMb + b.toastMb + b.indexesMb - (a.heapMb + a.toastMb + a.indexesMb)).slice(0, 12)) {
+    lines.push(`| ${row.table} | ${mb(row.heapMb)} | ${mb(row.toastMb)} | ${mb(row.indexesMb)} |`);
+  }
+  out(`${lines.join('\n')}\n\n`);
+}
+
 const counts = countsFor();
 log(`dump: ${KINDS.map((kind) => `${fmt(counts[kind])} ${kind}`).join(', ')} (${directory})`);
 const files = await buildDump(directory, counts, log, references);
@@ -211,6 +274,7 @@ try {
   log(`database ${database}: first import …`);
   const first = await load(url.toString(), database, fileList);
   const inspect = postgres(url.toString(), { max: 1, onnotice: () => undefined });
+  const sizes = await sizeByKind(inspect);
   const before = await tableChecksums(inspect);
   log('re-import of the same dump …');
   const second = await load(url.toString(), database, fileList);
@@ -231,13 +295,14 @@ try {
     );
   }
   printRun('first import', first);
+  printSizes(sizes, counts);
   if (!mix2020) print2020Projection(first);
   printRun('re-import of the unchanged dump', second);
   out(
     `re-import / first import: ${((100 * second.wallSeconds) / first.wallSeconds).toFixed(1)} % of the time (goal ≤ 25 %); ` +
       `rows changed: ${changed.length === 0 ? 'none (row counts and checksums of every table equal)' : `in ${changed.join(', ')}`}\n`,
   );
-  out(`${JSON.stringify({ perKind, mix2020, references, counts, baselineRoot, baseline, first, second, changedTables: changed })}\n`);
+  out(`${JSON.stringify({ perKind, mix2020, references, counts, baselineRoot, baseline, first, second, changedTables: changed, sizes })}\n`);
   log(`kept in ${table.save()}`);
 } finally {
   if (env.BENCH_KEEP !== '1') await admin.unsafe(`DROP DATABASE ${database} WITH (FORCE)`);
