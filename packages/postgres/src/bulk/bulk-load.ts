@@ -99,14 +99,16 @@ async function buildLinkTable(sql: Sql, link: { table: string; source: string; i
 /**
  * Slugs of a first import, set on the import table before its indexes exist: core's
  * assignSlugs in SQL (the lowest id owns its base; writer/slugs.ts does the same on live rows).
+ * Every row was loaded with its base as its slug (bulk-rows.ts), so only the rows whose base a
+ * lower id holds are rewritten: a few, not the whole table.
  */
 async function assignSlugs(sql: Sql, table: 'artists' | 'labels'): Promise<void> {
   await sql.begin(async (tx) => {
     await setLoad(tx);
     await tx.unsafe(`
-      UPDATE ${importTable(table)} SET slug = CASE WHEN discogs_id = owner THEN slug_base ELSE slug_base || '-' || discogs_id END
-      FROM (SELECT slug_base AS base, min(discogs_id) AS owner FROM ${importTable(table)} GROUP BY slug_base) AS owners
-      WHERE slug_base = owners.base`);
+      UPDATE ${importTable(table)} SET slug = slug_base || '-' || discogs_id
+      FROM (SELECT slug_base AS base, min(discogs_id) AS owner FROM ${importTable(table)} GROUP BY slug_base HAVING count(*) > 1) AS shared
+      WHERE slug_base = shared.base AND discogs_id <> shared.owner`);
   });
 }
 
@@ -274,7 +276,9 @@ async function addPrimaryKey(sql: Sql, table: BulkTable): Promise<void> {
  * `changed_ids` for the link tables. True when any row changed.
  */
 async function upsertChanged(tx: TransactionSql, table: BulkTable, source: string): Promise<boolean> {
-  const columns = BULK_COLUMNS[table];
+  // The loaded slug is only the base (bulk-rows.ts): a live row keeps its own until finish()'s
+  // slugs step recomputes them all.
+  const columns = BULK_COLUMNS[table].filter((column) => column !== 'slug');
   const id = BULK_ID[table];
   const updates = columns
     .filter((column) => column !== id)

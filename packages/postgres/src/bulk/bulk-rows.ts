@@ -23,10 +23,16 @@ export const BULK_TABLES: readonly BulkTable[] = ['artists', 'labels', 'masters'
 /** The id column of each table (its primary key). */
 export const BULK_ID: Record<BulkTable, string> = { artists: 'discogs_id', labels: 'discogs_id', masters: 'master_id', releases: 'release_id' };
 
-/** Columns each COPY line carries, in order. */
+/**
+ * Columns each COPY line carries, in order. An agent's `slug` is written as its `slug_base`:
+ * what a first import keeps for every row but the few whose base a lower id holds, which
+ * bulk-load.ts's assignSlugs then renames. Left NULL, every row was UPDATEd once (issue 29: at
+ * 4 M records 16.5 s for artists, and a heap of 1,141 MB, half of it the dead first versions).
+ * A re-import's upsert does not write it (upsertChanged): finish() recomputes live slugs.
+ */
 export const BULK_COLUMNS: Record<BulkTable, readonly string[]> = {
-  artists: ['discogs_id', 'cluster_id', 'name', 'mbid', 'spotify_id', 'slug_base', 'doc', 'content_hash'],
-  labels: ['discogs_id', 'cluster_id', 'name', 'parent_id', 'slug_base', 'doc', 'content_hash'],
+  artists: ['discogs_id', 'cluster_id', 'name', 'mbid', 'spotify_id', 'slug_base', 'slug', 'doc', 'content_hash'],
+  labels: ['discogs_id', 'cluster_id', 'name', 'parent_id', 'slug_base', 'slug', 'doc', 'content_hash'],
   masters: ['master_id', 'title', 'year', 'main_release_id', 'genres', 'styles', 'doc', 'content_hash'],
   releases: ['release_id', 'master_id', 'is_main_release', 'released', 'doc', 'content_hash'],
 };
@@ -53,11 +59,13 @@ export function bulkLine<T extends BulkTable>(table: T, row: BulkRowOf[T], conte
   switch (table) {
     case 'artists': {
       const r = row as ArtistRow;
-      return `${r.discogs_id}\t${r.discogs_id * 4 + 1}\t${copyText(r.name)}\t${copyText(r.mbid)}\t${copyText(r.spotify_id)}\t${copyText(slugBase('artist', r.discogs_id, r.name))}\t${copyJson(r)}\t${hash}\n`;
+      const base = copyText(slugBase('artist', r.discogs_id, r.name));
+      return `${r.discogs_id}\t${r.discogs_id * 4 + 1}\t${copyText(r.name)}\t${copyText(r.mbid)}\t${copyText(r.spotify_id)}\t${base}\t${base}\t${copyJson(r)}\t${hash}\n`;
     }
     case 'labels': {
       const r = row as LabelRow;
-      return `${r.discogs_id}\t${r.discogs_id * 4 + 2}\t${copyText(r.name)}\t${copyInt(r.parent?.discogs_id)}\t${copyText(slugBase('label', r.discogs_id, r.name))}\t${copyJson(r)}\t${hash}\n`;
+      const base = copyText(slugBase('label', r.discogs_id, r.name));
+      return `${r.discogs_id}\t${r.discogs_id * 4 + 2}\t${copyText(r.name)}\t${copyInt(r.parent?.discogs_id)}\t${base}\t${base}\t${copyJson(r)}\t${hash}\n`;
     }
     case 'masters': {
       const r = row as MasterRow;
