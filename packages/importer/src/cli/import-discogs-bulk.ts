@@ -9,10 +9,15 @@
  * releases, this thread was idle 92 % of the file's time). Files of one kind go in their
  * given order by one lane, so a later file's record still wins; the largest kinds first, so
  * the lanes end close together.
+ *
+ * Keys and indexes wait for the last file (bulk-load.ts apply()). Started as soon as a kind's
+ * files were in (issue 29), the artists' slugs and indexes took the releases reader's core: at
+ * 4 M records on 2 cores the releases file took 31–49 s longer and what follows the files
+ * 13–36 s less, no gain end to end (bench/import/results/issue29-*-prepare-early.txt).
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { BulkLoad, BulkTable } from '@catalogue/postgres';
+import type { BulkLoad } from '@catalogue/postgres';
 import { peekDumpKind } from '../discogs/peek-kind.js';
 import { type DumpReading, readDumpInWorker } from '../discogs/read-dump.js';
 import type { ImportContext } from './import-discogs.js';
@@ -61,14 +66,10 @@ export async function importDiscogsBulk(files: readonly string[], target: BulkTa
     const groups = await groupsByKind(files);
     const lane = async () => {
       for (let group = groups.shift(); group !== undefined && !failure; group = groups.shift()) {
-        let table: BulkTable | undefined;
         for (const dump of group) {
           if (failure) return;
-          table = await importFile(dump, target.url, load, board, context, readings);
+          await importFile(dump, target.url, load, board, context, readings);
         }
-        // Its files all in, the table is keyed and indexed while the other lane still loads
-        // (issue 29: at 4 M records this waited 120 s for the releases file, then took 64 s).
-        if (table && !failure) load.prepare(table, reportStep);
       }
     };
     await Promise.allSettled(
@@ -102,7 +103,7 @@ async function importFile(
   board: ProgressBoard,
   context: ImportContext,
   readings: Set<DumpReading>,
-): Promise<BulkTable> {
+): Promise<void> {
   const startedAt = performance.now();
   const progress = board.start(path.basename(file), size);
   const reading = readDumpInWorker(file, url);
@@ -123,7 +124,6 @@ async function importFile(
     context.tally.add(table, records);
     if (unchanged > 0) context.unchanged = (context.unchanged ?? 0) + unchanged;
     context.onFileImported?.(file, records, (performance.now() - startedAt) / 1000);
-    return table;
   } finally {
     progress.stop();
     readings.delete(reading);

@@ -27,12 +27,6 @@ export interface BulkLoad {
   /** Streams COPY text (bulkLine lines, as strings or UTF-8 bytes) into the table's import table, in one transaction. */
   copy(table: BulkTable, batches: AsyncIterable<string | Uint8Array>): Promise<void>;
   /**
-   * Starts the table's primary key, slugs, indexes and link table now, its files being all in,
-   * while other files still load; apply() waits for it (and starts those of the tables not
-   * named here). A failure is raised by apply().
-   */
-  prepare(table: BulkTable, onStep?: (step: string, seconds: number) => void): void;
-  /**
    * Swaps first imports in; the changed records of the other tables wait for the writer's
    * finish() (applyPendingBulk). True when any row changed or waits.
    */
@@ -117,23 +111,15 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
   await dropImportTables(sql);
   await dropPendingTables(sql);
   const loaded = new Set<BulkTable>();
-  const preparing = new Map<BulkTable, Promise<void>>();
   const swaps: BulkTable[] = [];
   const linkSwaps: string[] = [];
-  const settlePreparing = () => Promise.allSettled(preparing.values());
-  const startPreparing = (table: BulkTable, onStep?: (step: string, seconds: number) => void) => {
-    const prepared = prepareTable(table, onStep);
-    // Raised by apply(); not an unhandled rejection while the other lane still loads.
-    prepared.catch(() => undefined);
-    preparing.set(table, prepared);
-  };
 
   /**
    * Each table's key, slugs, indexes and link table, on a connection of its own: each statement
    * runs on one core, and one after another they took ~50 s of a 1 M-per-kind import (issue 13).
-   * Started as soon as the table's files are in (prepare()), so a table loaded early is indexed
-   * while the largest file still loads (issue 29: they waited for the last file, 64 s after it
-   * at 4 M records). Nothing here reads another table's import table.
+   * After the last file: started once a kind's files were in, they took the core of the file
+   * still loading, with no gain end to end on 2 cores (issue 29, import-discogs-bulk.ts).
+   * Nothing here reads another table's import table.
    */
   const prepareTable = async (table: BulkTable, onStep?: (step: string, seconds: number) => void): Promise<void> => {
     const step = stepper(onStep);
@@ -159,8 +145,6 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
 
   return {
     async copy(table, batches) {
-      // Files of one kind are one group (import-discogs-bulk.ts): none comes once it is indexed.
-      if (preparing.has(table)) throw new Error(`${table} is already being indexed: every file of a kind must be loaded before prepare()`);
       const target = importTable(table);
       await sql.begin(async (tx) => {
         await setLoad(tx);
@@ -187,16 +171,11 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
       loaded.add(table);
     },
 
-    prepare(table, onStep) {
-      if (!preparing.has(table)) startPreparing(table, onStep);
-    },
-
     async apply(onStep) {
       const step = stepper(onStep);
       const tables = BULK_TABLES.filter((table) => loaded.has(table));
-      for (const table of tables) if (!preparing.has(table)) startPreparing(table, onStep);
       // Every table settles before an error is raised, so none is left building.
-      const failed = (await settlePreparing()).find((result) => result.status === 'rejected');
+      const failed = (await Promise.allSettled(tables.map((table) => prepareTable(table, onStep)))).find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
       // Swapped in the tables' own order, whichever finished first.
       swaps.sort((a, b) => BULK_TABLES.indexOf(a) - BULK_TABLES.indexOf(b));
@@ -230,8 +209,6 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
     },
 
     async discard() {
-      // A table still being indexed would hold the DROP behind its locks, or fail under it.
-      await settlePreparing();
       await dropImportTables(sql);
       await dropPendingTables(sql);
     },
