@@ -17,7 +17,7 @@
  *   trigram search rechecked ~1,500 vocabulary words per query word at 1 M masters and cost ~8 ms
  *   (bench/catalogue/results/typos-scale-1.txt). A word of 9+ characters (two edits, too many
  *   variants to enumerate): vocabulary words of a length within the allowed edits that are
- *   either trigram-similar to it (pg_trgm's `similarity` ≥ 0.3, the `%` operator's default; the
+ *   either trigram-similar to it (pg_trgm's `similarity` ≥ TRIGRAM_THRESHOLD, 0.5; the
  *   MAX_TRIGRAM_CANDIDATES most similar, then by word) or one adjacent transposition or one
  *   deletion of it. Of those, the ones within the allowed edits, fewest edits first, then held
  *   by more entries, then by word: at most MAX_CORRECTIONS per word.
@@ -39,8 +39,17 @@ export const MAX_CORRECTABLE_LENGTH = 40;
 export const MAX_CORRECTIONS = 3;
 /** Trigram-similar vocabulary words considered per word, most similar first. */
 export const MAX_TRIGRAM_CANDIDATES = 50;
-/** pg_trgm's default similarity threshold (`%`). */
-export const TRIGRAM_THRESHOLD = 0.3;
+/**
+ * The trigram similarity of a two-edit candidate (pg_trgm's `similarity`; PostgreSQL sets
+ * `pg_trgm.similarity_threshold` to it for the `%` of that one statement). 0.5 since
+ * 2026-11-27, pg_trgm's default 0.3 before: at 1 M masters the GIN index handed 2,712 vocabulary
+ * words to recheck for `bexgqeath` at 0.3 (17–31 ms, the typo route's p95) and 25 at 0.5
+ * (~6 ms; bench/catalogue/results/typos-fast-scale-1.txt). One edit in a word of 9+ letters
+ * keeps a similarity of at least (n − 2) / (n + 4) ≥ 0.53 (a substitution; transpositions and
+ * deletions are also looked up by equality), and the relevance suite's two-edit typos reach 0.5
+ * (`theodrakiss`); two scattered edits in a short word fall below either threshold.
+ */
+export const TRIGRAM_THRESHOLD = 0.5;
 
 /** Edits allowed in a word of `length` characters. */
 export function allowedTypos(length: number): number {

@@ -4,7 +4,7 @@
  * one-edit variants up by equality (one btree probe each, ~36 · (2n + 1) of them; where a
  * trigram search rechecked ~1,500 vocabulary words per query word and cost ~8 ms at 1 M
  * masters); a word allowed two (9+) takes the MAX_TRIGRAM_CANDIDATES vocabulary words most
- * trigram-similar to it (pg_trgm's `%`, over the GIN trigram index) of a length within its
+ * trigram-similar to it (pg_trgm's `%` at core's TRIGRAM_THRESHOLD, over the GIN trigram index) of a length within its
  * allowed edits, and the words one transposition or one deletion away (by equality); core keeps
  * those within the allowed edits (optimal string alignment, which fuzzystrmatch lacks: its
  * levenshtein counts a transposition as two edits). Never a scan of the documents: at most
@@ -19,6 +19,7 @@ import {
   MAX_TRIGRAM_CANDIDATES,
   nearVariantsOf,
   oneEditVariantsOf,
+  TRIGRAM_THRESHOLD,
   type VocabularyWord,
 } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
@@ -48,6 +49,13 @@ export async function correctionsOf(sql: Sql, read: Reader, tokens: readonly str
   const rows = await read(
     abort,
     () => sql<Array<VocabularyWord & { token: string | null }>>`
+    ${
+      similar.length === 0
+        ? sql``
+        : // core's TRIGRAM_THRESHOLD for this statement's `%` alone (local: its own transaction), set before
+          // the trigram scan starts: the scan waits on it as a one-time filter.
+          sql`WITH threshold AS MATERIALIZED (SELECT set_config('pg_trgm.similarity_threshold', ${String(TRIGRAM_THRESHOLD)}, true) AS value)`
+    }
     SELECT NULL::text AS token, word, documents FROM search_vocabulary WHERE word = ANY(${[...wordsOfVariant.keys()]}::text[])
     ${
       similar.length === 0
@@ -57,7 +65,7 @@ export async function correctionsOf(sql: Sql, read: Reader, tokens: readonly str
     FROM unnest(${similar}::text[], ${similar.map((word) => allowedTypos(word.length))}::int[]) AS t(token, edits)
     CROSS JOIN LATERAL (
       SELECT word, documents FROM search_vocabulary
-      WHERE word % t.token AND length(word) BETWEEN length(t.token) - t.edits AND length(t.token) + t.edits
+      WHERE (SELECT value FROM threshold) IS NOT NULL AND word % t.token AND length(word) BETWEEN length(t.token) - t.edits AND length(t.token) + t.edits
       ORDER BY similarity(word, t.token) DESC, word COLLATE "C"
       LIMIT ${MAX_TRIGRAM_CANDIDATES}
     ) AS v`
