@@ -33,6 +33,7 @@ function filtersOf(query: string) {
 const ROUTES: Record<string, (targets: Targets, i: number) => (c: Catalogue) => Promise<unknown>> = {
   search: (t, i) => (c) => c.search({ ...filtersOf(t.searchQueries[i] as string), type: 'all', limit: 20, after: null }, {}),
   'search-typo': (t, i) => (c) => c.search({ ...filtersOf(t.typoQueries[i] as string), type: 'all', limit: 20, after: null }, {}),
+  'search-typo-alone': (t, i) => (c) => c.search({ q: filtersOf(t.typoQueries[i] as string).q, filters: {}, type: 'all', limit: 20, after: null }, {}),
   'facets-q': (t, i) => (c) => c.facets({ ...filtersOf(t.searchQueries[i] as string), facets: FACETS, limit: 20 }, {}),
   'facets-all': () => (c) => c.facets({ q: null, filters: {}, facets: FACETS, limit: 20 }, {}),
   master: (t, i) => (c) => c.master(t.masterIds[i] as number, {}),

@@ -52,6 +52,7 @@ export {
   MAX_TRIGRAM_CANDIDATES,
   MIN_VOCABULARY_LENGTH,
   nearVariantsOf,
+  oneEditVariantsOf,
   TRIGRAM_THRESHOLD,
   type VocabularyWord,
 } from './typos.js';

@@ -43,14 +43,23 @@
  * 1. `matched`: query tokens found at all, through any variant;
  * 2. `exact`: query tokens found as typed — a hit whose words match exactly outranks one that
  *    needed a correction, and fewer corrections beat more;
- * 3. `primary`: tokens some variant of which is found in the title or an artist name;
- * 4. `phrase`: as above, of the query each token of which is replaced by the first of its
- *    variants (as typed, then its corrections in order) the entry holds;
- * 5. `whole`: 1 when some variant of every token is a whole word of the entry;
+ *
+ * and each token is then read as one word per entry, its *chosen* variant: the first of its
+ * variants (as typed, then its corrections in order) the entry holds, so that
+ *
+ * 3. `primary`: tokens whose chosen variant is found in the title or an artist name;
+ * 4. `phrase`: as above, of the query each token of which is replaced by its chosen variant;
+ * 5. `whole`: 1 when the chosen variant of every token is a whole word of the entry;
  *
  * as `(((matched·128 + exact)·128 + primary)·4 + phrase)·2 + whole`. Then popularity, type, id
  * as above. Such scores are only compared with each other: a query is corrected on every page
- * or on none (the choice ignores the cursor).
+ * or on none (the choice ignores the cursor). Reading every level from the chosen variant (until
+ * 2026-11-27 `primary` and `whole` took any variant) makes a one-word corrected query's top
+ * level — chosen variant whole and in the title or an artist — exactly the entries with a
+ * search_terms row under their chosen variant, scoring that row's score + 130048, so
+ * PostgreSQL pages it from those rows in their order (packages/postgres/src/catalogue/
+ * search.ts, topByCorrections; docs/decisions.md, "Typo tolerance") instead of scoring every
+ * document a common correction holds.
  * `popularity` = round6(log10(1 + size) / 10) < 1 (size: releases of a master, masters of an
  * artist or label, lineup of a festival) only breaks ties. Equal scores order by type (master,
  * artist, label, festival), then id. Without a query every entry is a hit scoring its
@@ -245,8 +254,9 @@ function typoPointsOf(entry: SearchEntry, text: SearchText, corrections: Readonl
     }
     matched++;
     if (found === token) exact++;
-    if (variants.some((variant) => prefixes(entry.primary, variant))) primary++;
-    if (!variants.some((variant) => entry.primary.includes(variant) || entry.secondary.includes(variant))) whole = 0;
+    // The chosen variant alone decides the field and the whole word (see "Typos" above).
+    if (prefixes(entry.primary, found)) primary++;
+    if (!entry.primary.includes(found) && !entry.secondary.includes(found)) whole = 0;
   }
   if (matched === 0) return null;
   const key = chosen.join(' ');

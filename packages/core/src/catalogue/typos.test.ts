@@ -18,6 +18,7 @@ import {
   MAX_CORRECTIONS,
   memoryCandidatesOf,
   nearVariantsOf,
+  oneEditVariantsOf,
   trigramSimilarity,
   trigramsOf,
 } from './typos.js';
@@ -85,6 +86,23 @@ describe('typo rules', () => {
     expect(correctionsAmong('housex', many)).toHaveLength(MAX_CORRECTIONS);
   });
 
+  it('enumerates the words one edit away over [a-z0-9]: every one, and only those', () => {
+    const variants = oneEditVariantsOf('hosue');
+    expect(variants).toContain('house');
+    expect(variants).toContain('hosu');
+    expect(variants).toContain('hosue9');
+    expect(variants).toContain('hqsue');
+    expect(variants).not.toContain('hosue');
+    expect(new Set(variants).size).toBe(variants.length);
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '1'), minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(word, word, (a, b) => {
+        expect(oneEditVariantsOf(a).includes(b)).toBe(osa(a, b) === 1);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('finds candidates by pg_trgm similarity, and by one transposition or deletion when trigrams miss them', () => {
     // pg_trgm: similarity('watsn', 'watson') = 4 / 9
     expect(trigramSimilarity(trigramsOf('watsn'), trigramsOf('watson'))).toBeCloseTo(4 / 9, 10);
@@ -98,6 +116,23 @@ describe('typo rules', () => {
     const trigrams = new Map([...vocabulary.keys()].map((word) => [word, trigramsOf(word)]));
     expect(correctionsAmong('hosue', memoryCandidatesOf('hosue', vocabulary, trigrams))).toEqual(['house']);
     expect(correctionsAmong('watsn', memoryCandidatesOf('watsn', vocabulary, trigrams))).toEqual(['watson']);
+    // One edit allowed (5–8 characters): exactly the vocabulary words one edit away, however few trigrams they share.
+    const oneEdit = memoryCandidatesOf('hoxse', vocabulary, trigrams);
+    expect(oneEdit).toHaveLength(2);
+    expect(oneEdit).toEqual(
+      expect.arrayContaining([
+        { word: 'house', documents: 10 },
+        { word: 'horse', documents: 1 },
+      ]),
+    );
+    expect(correctionsAmong('hoxse', oneEdit)).toEqual(['house', 'horse']);
+    // Two (9+): trigram-similar words and the near variants, as before.
+    const long = new Map([
+      ['theodorakis', 3],
+      ['theodora', 1],
+    ]);
+    const longTrigrams = new Map([...long.keys()].map((word) => [word, trigramsOf(word)]));
+    expect(correctionsAmong('theodrakiss', memoryCandidatesOf('theodrakiss', long, longTrigrams))).toEqual(['theodorakis']);
   });
 
   it('reports the correction the first hit needing one used, a whole word before a prefix', () => {
@@ -123,13 +158,15 @@ describe('the cost bound of corrections', () => {
   ]);
   const documentsOf = (word: string) => documents.get(word) ?? 0;
 
-  it('keeps corrections whose variants hold at most MAX_CORRECTED_DOCUMENTS documents, summed over every corrected word', () => {
+  it('keeps the corrections of a query of several words whose variants hold at most MAX_CORRECTED_DOCUMENTS documents, summed over every corrected word', () => {
     expect(MAX_CORRECTED_DOCUMENTS).toBe(10_000);
-    expect(correctionsAffordable(new Map([[0, ['persuader']]]), documentsOf)).toBe(true);
-    expect(correctionsAffordable(new Map([[0, ['moments', 'momentum']]]), documentsOf)).toBe(false);
-    expect(correctionsAffordable(new Map([[0, ['moments']]]), documentsOf)).toBe(true);
+    const two = ['persuadr', 'stockholm'];
+    expect(correctionsAffordable(two, new Map([[0, ['persuader']]]), documentsOf)).toBe(true);
+    expect(correctionsAffordable(two, new Map([[0, ['moments', 'momentum']]]), documentsOf)).toBe(false);
+    expect(correctionsAffordable(two, new Map([[0, ['moments']]]), documentsOf)).toBe(true);
     expect(
       correctionsAffordable(
+        two,
         new Map([
           [0, ['moments']],
           [1, ['watson']],
@@ -137,9 +174,14 @@ describe('the cost bound of corrections', () => {
         documentsOf,
       ),
     ).toBe(false);
-    expect(correctionsAffordable(new Map([[0, ['watson']]]), documentsOf, 40)).toBe(true);
-    expect(correctionsAffordable(new Map([[0, ['watson']]]), documentsOf, 39)).toBe(false);
-    expect(correctionsAffordable(new Map(), documentsOf, 0)).toBe(true);
+    expect(correctionsAffordable(two, new Map([[0, ['watson']]]), documentsOf, 40)).toBe(true);
+    expect(correctionsAffordable(two, new Map([[0, ['watson']]]), documentsOf, 39)).toBe(false);
+    expect(correctionsAffordable(two, new Map(), documentsOf, 0)).toBe(true);
+  });
+
+  it('keeps a one-word query’s corrections whatever they hold (it has a ranked path)', () => {
+    expect(correctionsAffordable(['momnets'], new Map([[0, ['moments', 'momentum']]]), documentsOf)).toBe(true);
+    expect(correctionsAffordable(['watsn'], new Map([[0, ['watson']]]), documentsOf, 0)).toBe(true);
   });
 });
 
@@ -165,6 +207,19 @@ describe('typo scoring', () => {
     const some = withCorrections(searchTextOf('persuadr stockholm zzzz'), new Map([[0, ['persuader']]]));
     expect(pointsOf(entry('The Persuader Stockholm'), some, 'some') as number).toBeGreaterThan(pointsOf(entry('Stockholm'), some, 'some') as number);
     expect(pointsOf(entry('Stockholm'), some, 'some') as number).toBeGreaterThan(pointsOf(entry('The Persuader'), some, 'some') as number);
+  });
+
+  it('reads each corrected word by its chosen variant (the first it holds): field and whole word from that one alone', () => {
+    const text = withCorrections(searchTextOf('hoxse'), new Map([[0, ['house', 'horse']]]));
+    const master = (name: string, styles: string[]) =>
+      searchEntry({ type: 'master', id: 1, slug: null, name, year: null, artists: [], genres: [], styles }, name, [], styles, 0, null);
+    // House is held (a style, whole): chosen; the title's Horses does not make it primary.
+    const styled = pointsOf(master('Horses', ['House']), text, 'all') as number;
+    expect(styled).toBe((((1 * 128 + 0) * 128 + 0) * 4 + 0) * 2 + 1);
+    // Horse whole in the title, house nowhere: chosen horse, primary and whole.
+    expect(pointsOf(master('Horse Power', []), text, 'all')).toBe((((1 * 128 + 0) * 128 + 1) * 4 + 0) * 2 + 1);
+    // Housework: house is chosen (a prefix), not whole, though horse is whole in a style.
+    expect(pointsOf(master('Housework', ['Horse']), text, 'all')).toBe((((1 * 128 + 0) * 128 + 1) * 4 + 0) * 2 + 0);
   });
 
   it('scores the phrase and whole words of the corrected query', () => {

@@ -10,12 +10,17 @@
  *   shorter word is never corrected. An edit is an insertion, deletion, substitution or a
  *   transposition of two adjacent characters (optimal string alignment distance).
  * - Candidates: vocabulary words (every word of 4+ characters of some search entry, with the
- *   number of entries holding it) of a length within the allowed edits, that are either
- *   trigram-similar to the word (pg_trgm's `similarity` ≥ 0.3, the `%` operator's default; the
+ *   number of entries holding it). A word of 5–8 characters (one edit): every vocabulary word
+ *   one edit away, found by equality among the word's one-edit variants over [a-z0-9]
+ *   (oneEditVariantsOf, ~36 · (2n + 1) words: a Levenshtein automaton's answer by enumeration,
+ *   as Meilisearch finds a word's one-typo derivations) — an index lookup per variant, where a
+ *   trigram search rechecked ~1,500 vocabulary words per query word at 1 M masters and cost ~8 ms
+ *   (bench/catalogue/results/typos-scale-1.txt). A word of 9+ characters (two edits, too many
+ *   variants to enumerate): vocabulary words of a length within the allowed edits that are
+ *   either trigram-similar to it (pg_trgm's `similarity` ≥ TRIGRAM_THRESHOLD, 0.5; the
  *   MAX_TRIGRAM_CANDIDATES most similar, then by word) or one adjacent transposition or one
- *   deletion of it (`hosue` → `house` shares too few trigrams). Of those, the ones within the
- *   allowed edits, fewest edits first, then held by more entries, then by word: at most
- *   MAX_CORRECTIONS per word.
+ *   deletion of it. Of those, the ones within the allowed edits, fewest edits first, then held
+ *   by more entries, then by word: at most MAX_CORRECTIONS per word.
  * - Bounded work: at most MAX_CORRECTED_WORDS words of a query are corrected (the first ones
  *   long enough), and a word longer than MAX_CORRECTABLE_LENGTH is not.
  */
@@ -34,8 +39,17 @@ export const MAX_CORRECTABLE_LENGTH = 40;
 export const MAX_CORRECTIONS = 3;
 /** Trigram-similar vocabulary words considered per word, most similar first. */
 export const MAX_TRIGRAM_CANDIDATES = 50;
-/** pg_trgm's default similarity threshold (`%`). */
-export const TRIGRAM_THRESHOLD = 0.3;
+/**
+ * The trigram similarity of a two-edit candidate (pg_trgm's `similarity`; PostgreSQL sets
+ * `pg_trgm.similarity_threshold` to it for the `%` of that one statement). 0.5 since
+ * 2026-11-27, pg_trgm's default 0.3 before: at 1 M masters the GIN index handed 2,712 vocabulary
+ * words to recheck for `bexgqeath` at 0.3 (17–31 ms, the typo route's p95) and 25 at 0.5
+ * (~6 ms; bench/catalogue/results/typos-fast-scale-1.txt). One edit in a word of 9+ letters
+ * keeps a similarity of at least (n − 2) / (n + 4) ≥ 0.53 (a substitution; transpositions and
+ * deletions are also looked up by equality), and the relevance suite's two-edit typos reach 0.5
+ * (`theodrakiss`); two scattered edits in a short word fall below either threshold.
+ */
+export const TRIGRAM_THRESHOLD = 0.5;
 
 /** Edits allowed in a word of `length` characters. */
 export function allowedTypos(length: number): number {
@@ -76,6 +90,27 @@ export function editDistance(a: string, b: string, max: number): number {
     [before, previous, current] = [previous, current, before];
   }
   return Math.min(previous[b.length] as number, max + 1);
+}
+
+/** The characters of a folded token (text.ts, tokensOf: [a-z0-9]+). */
+const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * Every word one edit away from `word` over [a-z0-9] (an insertion, a deletion, a substitution
+ * or a transposition of two adjacent characters: optimal string alignment distance 1), the word
+ * itself left out: the candidates of a word allowed one edit, looked up by equality.
+ */
+export function oneEditVariantsOf(word: string): string[] {
+  const variants = new Set(nearVariantsOf(word));
+  for (let i = 0; i <= word.length; i++) {
+    const before = word.slice(0, i);
+    for (const character of TOKEN_ALPHABET) {
+      variants.add(before + character + word.slice(i));
+      if (i < word.length && character !== word[i]) variants.add(before + character + word.slice(i + 1));
+    }
+  }
+  variants.delete(word);
+  return [...variants];
 }
 
 /** The words one adjacent transposition or one deletion away from `word`, looked up as they are. */
@@ -128,11 +163,21 @@ export function correctionsAmong(word: string, candidates: readonly VocabularyWo
 
 /**
  * The candidates of `word` in an in-memory vocabulary, by the rule PostgreSQL's query applies
- * (packages/postgres/src/catalogue/typos.ts): trigram-similar words of a near length, the most
- * similar first, and the near variants.
+ * (packages/postgres/src/catalogue/typos.ts): one edit allowed, the vocabulary words among its
+ * one-edit variants; two, trigram-similar words of a near length, the most similar first, and
+ * the near variants.
  */
 export function memoryCandidatesOf(word: string, vocabulary: ReadonlyMap<string, number>, trigrams: ReadonlyMap<string, Set<string>>): VocabularyWord[] {
   const max = allowedTypos(word.length);
+  if (max === 0) return [];
+  if (max === 1) {
+    const candidates: VocabularyWord[] = [];
+    for (const variant of oneEditVariantsOf(word)) {
+      const documents = vocabulary.get(variant);
+      if (documents !== undefined) candidates.push({ word: variant, documents });
+    }
+    return candidates;
+  }
   const own = trigramsOf(word);
   const similar: Array<VocabularyWord & { similarity: number }> = [];
   for (const [candidate, documents] of vocabulary) {
@@ -153,17 +198,29 @@ export function memoryCandidatesOf(word: string, vocabulary: ReadonlyMap<string,
 export type Corrections = ReadonlyMap<number, readonly string[]>;
 
 /**
- * The most documents a query's corrections may bring in (their variants' `documents`, summed
- * over the corrected words): a corrected query has no ranked path yet, so every document a
- * correction brings in is scored — a common word at 1 M masters cost 0.7 s of PostgreSQL per
- * query and no answer within 10 s under load (bench/catalogue/results/typos-scale-1.txt). Above
- * it the query is answered as typed, uncorrected (issue 29: what would lift it is a ranked path
- * from search_terms for corrected words, docs/decisions.md "Typo tolerance").
+ * The most documents the corrections of a query of two or more words may bring in (their
+ * variants' `documents`, summed over the corrected words): such a query has no ranked path, so
+ * every document a correction brings in is scored — a common word at 1 M masters cost 0.7 s of
+ * PostgreSQL per query and no answer within 10 s under load (bench/catalogue/results/
+ * typos-scale-1.txt). Above it the query is answered as typed, uncorrected.
+ *
+ * A one-word query is corrected whatever its corrections hold (since 2026-11-27,
+ * bench/catalogue/results/typos-fast-scale-1.txt): PostgreSQL pages it from the corrections'
+ * search_terms rows as it pages a word typed correctly (search.ts, "Typos": each entry read by
+ * the first variant it holds, so those rows are the top level in the scoring's order), and
+ * scores the prefix matches only when those rows do not fill the page — what typing each
+ * correction would cost (docs/decisions.md, "Typo tolerance").
  */
 export const MAX_CORRECTED_DOCUMENTS = 10_000;
 
-/** Whether `corrections` stay within MAX_CORRECTED_DOCUMENTS (`limit` for tests). */
-export function correctionsAffordable(corrections: Corrections, documentsOf: (word: string) => number, limit = MAX_CORRECTED_DOCUMENTS): boolean {
+/** Whether the corrections of `tokens` are searched: a one-word query's always, else within MAX_CORRECTED_DOCUMENTS (`limit` for tests). */
+export function correctionsAffordable(
+  tokens: readonly string[],
+  corrections: Corrections,
+  documentsOf: (word: string) => number,
+  limit = MAX_CORRECTED_DOCUMENTS,
+): boolean {
+  if (tokens.length === 1) return true;
   let documents = 0;
   for (const variants of corrections.values()) for (const word of variants) documents += documentsOf(word);
   return documents <= limit;

@@ -205,7 +205,7 @@ export function createMemoryCatalogue(data: CatalogueData): Catalogue {
       const found = correctionsAmong(word, memoryCandidatesOf(word, index.vocabulary(), index.vocabularyTrigrams()));
       if (found.length > 0) corrections.set(position, found);
     }
-    return correctionsAffordable(corrections, (word) => index.vocabulary().get(word) ?? 0) ? corrections : new Map();
+    return correctionsAffordable(tokens, corrections, (word) => index.vocabulary().get(word) ?? 0) ? corrections : new Map();
   }
 
   async function searchPage(query: SearchQuery, lifetime?: CallOptions): Promise<SearchPage> {

@@ -128,9 +128,10 @@ export function scoreExpression(sql: Sql, text: QueryText, mode: MatchMode = 'al
 
 /**
  * scoreExpression for a query searched with its corrections, as core's typoPointsOf: matched
- * (some variant of the token), exact (the token as typed), primary (some variant at weight A),
- * phrase over the key of the first variant each token matched, whole (some variant of every
- * token a whole word), as `(((matched·128 + exact)·128 + primary)·4 + phrase)·2 + whole`.
+ * (some variant of the token), exact (the token as typed), then, from each token's chosen
+ * variant (the first of its variants the document holds), primary (at weight A), phrase over
+ * the key of the chosen variants, whole (the chosen variant of every token a whole word), as
+ * `(((matched·128 + exact)·128 + primary)·4 + phrase)·2 + whole`.
  */
 function typoScoreExpression(sql: Sql, text: QueryText, corrections: ReadonlyArray<readonly string[]>, mode: MatchMode): Fragment {
   const variants = text.tokens.map((token, i) => [token, ...(corrections[i] ?? [])]);
@@ -139,15 +140,22 @@ function typoScoreExpression(sql: Sql, text: QueryText, corrections: ReadonlyArr
       sql,
       variants.map((group) => sql`(tsv @@ ${query(group)}::tsquery)::int`),
     );
+  // Per token, `then(variant)` of its chosen variant, `otherwise` when the document holds none ("some" mode).
+  const byChosen = (group: string[], then: (variant: string) => Fragment, otherwise: Fragment) => {
+    const cases = group.map((variant) => sql`WHEN tsv @@ ${`'${variant}':*`}::tsquery THEN ${then(variant)}`);
+    return sql`CASE ${cases.reduce((all, part) => sql`${all} ${part}`)} ELSE ${otherwise} END`;
+  };
   const matched = mode === 'all' ? sql`${text.tokens.length}::int` : count((group) => variantsQuery(group));
   const exact = count((group) => variantsQuery(group.slice(0, 1)));
-  const primary = count((group) => variantsQuery(group, 'A'));
-  const whole = sql`(${variants.map((group) => sql`tokens && ${group}::text[]`).reduce((all, part) => sql`${all} AND ${part}`)})::int`;
-  // The first variant of each token the document holds (the token itself when none: "some" mode).
-  const chosen = variants.map((group) => {
-    const cases = group.map((variant) => sql`WHEN tsv @@ ${`'${variant}':*`}::tsquery THEN ${variant}::text`);
-    return sql`CASE ${cases.reduce((all, part) => sql`${all} ${part}`)} ELSE ${group[0] as string}::text END`;
-  });
+  const primary = sum(
+    sql,
+    variants.map((group) => byChosen(group, (variant) => sql`(tsv @@ ${`'${variant}':*A`}::tsquery)::int`, sql`0`)),
+  );
+  const whole = sql`(${variants
+    .map((group) => byChosen(group, (variant) => sql`${variant}::text = ANY(tokens)`, sql`false`))
+    .reduce((all, part) => sql`${all} AND ${part}`)})::int`;
+  // The chosen variant of each token (the token itself when none: "some" mode).
+  const chosen = variants.map((group) => byChosen(group, (variant) => sql`${variant}::text`, sql`${group[0] as string}::text`));
   const key = chosen.reduce((all, part) => sql`${all} || ' ' || ${part}`);
   const phrase =
     text.tokens.length >= 2

@@ -1,5 +1,5 @@
 /** search and facets over search_documents. */
-import type { AbortProbe, FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, SearchPage, SearchQuery } from '@catalogue/core';
+import type { AbortProbe, FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, SearchPage, SearchPosition, SearchQuery } from '@catalogue/core';
 import { compareText, correctedOf, type MatchMode, tokensOf } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { facetValuesOf, type StoredFacet, storedFacetOf } from './facet-values.js';
@@ -60,8 +60,14 @@ export async function searchDocuments(
  * fallback makes), the correctable words get their corrections from search_vocabulary
  * (typos.ts); with any, the page is of the documents every token matches through a variant
  * (else, the fallback, some token), scored with the exact-before-corrected level; with a style
- * filter the word + style entries of every variant find them. The one-word ranked path
- * (search_terms) serves queries as typed only.
+ * filter the word + style entries of every variant find them. A one-word query is paged from
+ * search_terms, as typed (topByTerm) and corrected (topByCorrections), when those rows fill the
+ * page.
+ *
+ * Probes whose answer is already known are not sent: a first page (no cursor) that came back
+ * empty has no complete hit; a word no master of the style filter holds (its word + style
+ * entries counted 0) has no hit at all; and a one-word query's "some" fallback is its "all"
+ * page (one token is matched or not), so it is never asked for.
  */
 export async function searchPageOf(
   sql: Sql,
@@ -69,6 +75,7 @@ export async function searchPageOf(
   query: SearchQuery,
   abort?: AbortProbe,
   directScoringBelow: number = DIRECT_SCORING_BELOW,
+  termScanCap: number = TERM_SCAN_CAP,
 ): Promise<SearchPage> {
   const text = queryTextOf(query.q);
   const kindCondition = query.type === 'all' ? sql`` : sql`AND kind = ${KIND_OF_TYPE[query.type]}`;
@@ -100,34 +107,59 @@ export async function searchPageOf(
         () => sql`SELECT 1 FROM search_documents WHERE ${matchConditions(sql, searched, query.filters, 'all', byStyleWords)} ${kindCondition} LIMIT 1`,
       )
     ).length > 0;
+  /** Whether an empty "all" page (with this query's cursor) leaves complete hits elsewhere: only a later page's cursor can. */
+  const completeBeyond = (searched: QueryText) => (after ? anyComplete(searched, styleWords) : Promise.resolve(false));
   const token = text.tokens.length === 1 ? (text.tokens[0] as string) : null;
-  const direct =
-    token !== null && styleWords && styles !== null && (await styleWordCount(sql, read, token, styles, directScoringBelow, abort)) < directScoringBelow;
+  // The word's word + style entries (counted up to directScoringBelow): the masters the style filter and the word find.
+  const entries = token !== null && styleWords && styles !== null ? await styleWordCount(sql, read, [token], styles, directScoringBelow, abort) : null;
+  // Known empty: no master of the styles has a word the token prefixes (counted: a cap of 0 counts nothing).
+  const none = entries === 0 && directScoringBelow > 0;
+  const direct = entries !== null && entries < directScoringBelow;
   const ranked = token !== null && !direct ? await topByTerm(sql, read, token, query, abort) : null;
   if (ranked && ranked.length === query.limit) return { hits: ranked.map(hitOf), corrected: {} };
-  let rows = await page('all');
-  if (rows.length === 0 && text.tokens.length > 0 && !(await anyComplete(text, styleWords))) {
-    const corrections = await correctionsOf(sql, read, text.tokens, abort);
-    if (corrections.size === 0) rows = await page('some');
+  let rows = none ? [] : await page('all');
+  if (rows.length === 0 && text.tokens.length > 0 && (none || !(await completeBeyond(text)))) {
+    const { corrections, documentsOf } = await correctionsOf(sql, read, text.tokens, abort);
+    if (corrections.size === 0) rows = token !== null ? [] : await page('some');
     else {
       const corrected = correctedQueryText(text, corrections);
-      rows = await pageOf(corrected, 'all', styleWords);
-      if (rows.length === 0 && !(await anyComplete(corrected, styleWords))) rows = await pageOf(corrected, 'some', styleWords);
+      if (token !== null) rows = await correctedWordPage(token, corrected, corrections.get(0) as string[], documentsOf);
+      else {
+        rows = await pageOf(corrected, 'all', styleWords);
+        if (rows.length === 0 && !(await completeBeyond(corrected))) rows = await pageOf(corrected, 'some', styleWords);
+      }
       const hits = rows.map(hitOf);
       return { hits, corrected: correctedOf(text.tokens, corrections, hits, tokensOf) };
     }
   }
   return { hits: rows.map(hitOf), corrected: {} };
+
+  /**
+   * A corrected one-word query's page: with a style filter whose corrections' word + style
+   * entries number fewer than directScoringBelow, those few scored at once (none: no hit);
+   * else from the corrections' search_terms rows when they fill the page (topByCorrections),
+   * else scored. The rows are not read when the documents holding the corrections (a row's
+   * entry holds its word whole) are fewer than a page.
+   */
+  async function correctedWordPage(typed: string, corrected: QueryText, variants: string[], documentsOf: (word: string) => number): Promise<HitRow[]> {
+    const found = styleWords && styles !== null ? await styleWordCount(sql, read, variants, styles, directScoringBelow, abort) : null;
+    if (found === 0 && directScoringBelow > 0) return [];
+    const holding = variants.reduce((sum, variant) => sum + documentsOf(variant), 0);
+    if ((found === null || found >= directScoringBelow) && holding >= query.limit) {
+      const top = await topByCorrections(sql, read, typed, variants, query, termScanCap, abort);
+      if (top && top.length === query.limit) return top;
+    }
+    return pageOf(corrected, 'all', styleWords);
+  }
 }
 
-/** The word + style entries of `token` under `styles`, counted up to `cap` (an index range). */
-async function styleWordCount(sql: Sql, read: Reader, token: string, styles: string[], cap: number, abort?: AbortProbe): Promise<number> {
+/** The word + style entries of `words` under `styles`, counted up to `cap` for each word and summed (index ranges). */
+async function styleWordCount(sql: Sql, read: Reader, words: readonly string[], styles: string[], cap: number, abort?: AbortProbe): Promise<number> {
   if (cap <= 0) return 0;
-  const [row] = await read(
-    abort,
-    () => sql<Array<{ n: number }>>`
-    SELECT count(*)::int AS n FROM (SELECT 1 FROM search_style_words WHERE ${styleWordRange(sql, token, styles)} LIMIT ${cap}) AS few`,
+  const counts = words.map(
+    (word) => sql`(SELECT count(*)::int FROM (SELECT 1 FROM search_style_words WHERE ${styleWordRange(sql, word, styles)} LIMIT ${cap}) AS few)`,
   );
+  const [row] = await read(abort, () => sql<Array<{ n: number }>>`SELECT ${counts.reduce((all, count) => sql`${all} + ${count}`)} AS n`);
   return row?.n ?? 0;
 }
 
@@ -191,6 +223,132 @@ async function topByTerm(sql: Sql, read: Reader, token: string, query: SearchQue
     ORDER BY t.score DESC, t.kind, t.id
     LIMIT ${query.limit}`,
   );
+}
+
+/**
+ * A corrected one-word query's top level (core's search.ts, "Typos"): each entry is read by its
+ * chosen variant c (the first of the query's variants it holds), and scores
+ * (((1·128 + 0)·128 + primary)·4 + phrase)·2 + whole + popularity; `exact` is 0 throughout, as
+ * no entry of the type and filters asked holds the word typed (else nothing is corrected).
+ * primary = whole = 1 (c whole, and prefixing a title/artist word) is the top level, 131081 or
+ * 131085 (the name is c) + popularity; every other hit scores below 131081. An entry is at the
+ * top level exactly when search_terms holds a row for it under its chosen variant, scoring
+ * 1033 or 1037 (the name is c) + popularity: 130048 less, the same order. So the entries of the
+ * corrections' rows (each correction's in (score DESC, kind, id) order, merged) that hold no
+ * earlier variant and pass the filters are the top of the scoring's page, in its order; a full
+ * page of them is the page. Rows under a correction an earlier variant prefixes never count
+ * (their entry holds that earlier one), so they are not read.
+ *
+ * Per correction, its first `limit` such entries within its first `cap` rows (TERM_SCAN_CAP; as
+ * topByTerm, genre and style tested on the row, the other filters and the earlier variants on
+ * the document, read lazily: a common correction stops after a page). A correction that gave
+ * fewer than `limit` and has `cap` rows or more was cut: its unread rows may rank
+ * before the other corrections' later ones, so only entries up to the first of the cut
+ * corrections' last read rows count. The score each hit carries is the scoring's own
+ * (scoreExpression); a cursor is mapped to its row score (rowCursorOf), or answered by the
+ * caller's scoring when it is not on the top level. Returns null when the page cannot come
+ * from here.
+ */
+async function topByCorrections(
+  sql: Sql,
+  read: Reader,
+  typed: string,
+  variants: readonly string[],
+  query: SearchQuery,
+  cap: number,
+  abort?: AbortProbe,
+): Promise<HitRow[] | null> {
+  const after = query.after ? rowCursorOf(query.after) : null;
+  if (query.after && !after) return null;
+  const searched = [typed, ...variants];
+  // Corrections no earlier variant prefixes, with their place among the variants (1: the first correction).
+  const streams = variants.flatMap((variant, i) => (searched.slice(0, i + 1).some((earlier) => variant.startsWith(earlier)) ? [] : [{ variant, n: i + 1 }]));
+  if (streams.length === 0) return [];
+  // At place n (an SQL array's n-th element), the variants before it as one prefix tsquery: an entry holding any is read by that one.
+  const earlier = variants.map((_, i) =>
+    searched
+      .slice(0, i + 1)
+      .map((variant) => `'${variant}':*`)
+      .join(' | '),
+  );
+  const { filters } = query;
+  const kindCondition = sql`${hasAnyFilter(filters) ? sql`AND t.kind = 0` : sql``} ${query.type === 'all' ? sql`` : sql`AND t.kind = ${KIND_OF_TYPE[query.type]}`}`;
+  const genre = filters.genre?.length ? sql`AND t.genre_keys && ${lower(filters.genre)}::text[]` : sql``;
+  const style = filters.style?.length ? sql`AND t.style_keys && ${lower(filters.style)}::text[]` : sql``;
+  const { genre: _genre, style: _style, ...others } = filters;
+  const documentConditions = hasAnyFilter(others)
+    ? sql`EXISTS (SELECT 1 FROM search_documents x WHERE x.kind = d.kind AND x.id = d.id AND ${matchConditions(sql, queryTextOf(null), others)})`
+    : sql`TRUE`;
+  const afterCondition = after
+    ? sql`AND (t.score < ${after.score}::float8
+            OR (t.score = ${after.score}::float8 AND (t.kind > ${after.kind} OR (t.kind = ${after.kind} AND t.id > ${after.id}))))`
+    : sql``;
+  const score = scoreExpression(sql, correctedQueryText(queryTextOf(typed), new Map([[0, [...variants]]])));
+  const words = streams.map((stream) => stream.variant);
+  const places = streams.map((stream) => stream.n);
+  const rows = await read(
+    abort,
+    () => sql<HitRow[]>`
+    WITH found AS MATERIALIZED (
+      SELECT v.n, f.*
+      FROM unnest(${words}::text[], ${places}::int[]) AS v(word, n)
+      CROSS JOIN LATERAL (
+        SELECT t.kind, t.id, t.score AS term_score, d.slug, d.name, d.year, d.artists, d.genres, d.styles, d.credits, ${score} AS score
+        FROM (
+          SELECT kind, id, score, genre_keys, style_keys FROM search_terms t
+          WHERE t.token = v.word ${afterCondition}
+          ORDER BY t.score DESC, t.kind, t.id
+          LIMIT ${cap}
+        ) AS t
+        JOIN search_documents d ON d.kind = t.kind AND d.id = t.id
+        WHERE TRUE ${kindCondition} ${genre} ${style} AND ${documentConditions} AND NOT (d.tsv @@ (${earlier}::text[])[v.n]::tsquery)
+        ORDER BY t.score DESC, t.kind, t.id
+        LIMIT ${query.limit}
+      ) AS f
+    ),
+    bound AS (
+      SELECT c.term_score, c.kind, c.id
+      FROM unnest(${words}::text[], ${places}::int[]) AS v(word, n)
+      CROSS JOIN LATERAL (
+        SELECT t.score AS term_score, t.kind, t.id FROM search_terms t
+        WHERE t.token = v.word ${afterCondition}
+        ORDER BY t.score DESC, t.kind, t.id
+        OFFSET ${cap - 1} LIMIT 1
+      ) AS c
+      WHERE (SELECT count(*) FROM found WHERE found.n = v.n) < ${query.limit}
+      ORDER BY c.term_score DESC, c.kind, c.id
+      LIMIT 1
+    )
+    SELECT kind, id, slug, name, year, artists, genres, styles, credits, score FROM found f
+    WHERE NOT EXISTS (SELECT 1 FROM bound b WHERE f.term_score < b.term_score OR (f.term_score = b.term_score AND (f.kind, f.id) > (b.kind, b.id)))
+    ORDER BY f.term_score DESC, f.kind, f.id
+    LIMIT ${query.limit}`,
+  );
+  // The scoring's own scores, on the top level and in the rows' order, or the caller scores (never expected).
+  const inOrder = rows.every((hit, i) => hit.score >= TOP_CORRECTED_POINTS && (i === 0 || hit.score <= (rows[i - 1] as HitRow).score));
+  return inOrder ? rows : null;
+}
+
+/** The top level of a corrected one-word query (topByCorrections): 131081 = ((16384 + 1)·4 + 0)·2 + 1. */
+const TOP_CORRECTED_POINTS = 131_081;
+/** Its points less a search_terms row's (1033 or 1037): the same level read from the row. */
+const CORRECTED_ROW_OFFSET = 130_048;
+
+/**
+ * A cursor on a corrected one-word query's top level, as the row score its entry has in
+ * search_terms: its score is some points + popularity with points 131081 or 131085 and
+ * popularity a round6 value (core's round6), both recovered exactly (the popularity is under 1
+ * and the sum is exact to 2⁻³⁶), and the row score is their sum less 130048 as PostgreSQL adds
+ * them. Every entry's score orders against the cursor as its row score does against this one
+ * (distinct round6 popularities differ by 10⁻⁶, far above either sum's rounding). Null when the
+ * cursor is not of that form (a later page of the levels below): the caller scores.
+ */
+export function rowCursorOf(after: SearchPosition): { score: number; kind: number; id: number } | null {
+  const points = Math.floor(after.score);
+  if (points !== TOP_CORRECTED_POINTS && points !== TOP_CORRECTED_POINTS + 4) return null;
+  const popularity = Math.round((after.score - points) * 1_000_000) / 1_000_000;
+  if (points + popularity !== after.score) return null;
+  return { score: points - CORRECTED_ROW_OFFSET + popularity, kind: KIND_OF_TYPE[after.type], id: after.id };
 }
 
 function compareFacetValues(a: FacetValue, b: FacetValue): number {
