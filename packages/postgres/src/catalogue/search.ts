@@ -192,22 +192,8 @@ const TERM_SCAN_CAP = 4_000;
  * any other filter on the document, for the few rows read.
  */
 async function topByTerm(sql: Sql, read: Reader, token: string, query: SearchQuery, abort?: AbortProbe): Promise<HitRow[]> {
-  const { filters } = query;
-  const filtered = hasAnyFilter(filters);
-  // As matchConditions and searchDocuments: facet filters admit masters only, and the type asked.
-  const kindCondition = sql`${filtered ? sql`AND t.kind = 0` : sql``} ${query.type === 'all' ? sql`` : sql`AND t.kind = ${KIND_OF_TYPE[query.type]}`}`;
-  const genre = filters.genre?.length ? sql`AND t.genre_keys && ${lower(filters.genre)}::text[]` : sql``;
-  const style = filters.style?.length ? sql`AND t.style_keys && ${lower(filters.style)}::text[]` : sql``;
-  const { genre: _genre, style: _style, ...others } = filters;
-  // The other filters on the document itself (matchConditions names its columns unqualified).
-  const documentConditions = hasAnyFilter(others)
-    ? sql`EXISTS (SELECT 1 FROM search_documents x WHERE x.kind = t.kind AND x.id = t.id AND ${matchConditions(sql, queryTextOf(null), others)})`
-    : sql`TRUE`;
-  const after = query.after;
-  const afterCondition = after
-    ? sql`AND (t.score < ${after.score}::float8
-            OR (t.score = ${after.score}::float8 AND (t.kind > ${KIND_OF_TYPE[after.type]} OR (t.kind = ${KIND_OF_TYPE[after.type]} AND t.id > ${after.id}))))`
-    : sql``;
+  const after = query.after ? { score: query.after.score, kind: KIND_OF_TYPE[query.after.type], id: query.after.id } : null;
+  const { kindCondition, genre, style, documentConditions, afterCondition } = termRowConditions(sql, query, after);
   return read(
     abort,
     () => sql<HitRow[]>`
@@ -223,6 +209,29 @@ async function topByTerm(sql: Sql, read: Reader, token: string, query: SearchQue
     ORDER BY t.score DESC, t.kind, t.id
     LIMIT ${query.limit}`,
   );
+}
+
+/**
+ * What a search_terms row `t`, joined to its document `d`, must meet in topByTerm and
+ * topByCorrections: as matchConditions and searchDocuments, facet filters admit masters only,
+ * and the type asked; genre and style are tested on the row, any other filter on the document
+ * (matchConditions names its columns unqualified); and the row comes after `after` in
+ * (score DESC, kind, id) order.
+ */
+function termRowConditions(sql: Sql, query: SearchQuery, after: { score: number; kind: number; id: number } | null) {
+  const { filters } = query;
+  const kindCondition = sql`${hasAnyFilter(filters) ? sql`AND t.kind = 0` : sql``} ${query.type === 'all' ? sql`` : sql`AND t.kind = ${KIND_OF_TYPE[query.type]}`}`;
+  const genre = filters.genre?.length ? sql`AND t.genre_keys && ${lower(filters.genre)}::text[]` : sql``;
+  const style = filters.style?.length ? sql`AND t.style_keys && ${lower(filters.style)}::text[]` : sql``;
+  const { genre: _genre, style: _style, ...others } = filters;
+  const documentConditions = hasAnyFilter(others)
+    ? sql`EXISTS (SELECT 1 FROM search_documents x WHERE x.kind = d.kind AND x.id = d.id AND ${matchConditions(sql, queryTextOf(null), others)})`
+    : sql`TRUE`;
+  const afterCondition = after
+    ? sql`AND (t.score < ${after.score}::float8
+            OR (t.score = ${after.score}::float8 AND (t.kind > ${after.kind} OR (t.kind = ${after.kind} AND t.id > ${after.id}))))`
+    : sql``;
+  return { kindCondition, genre, style, documentConditions, afterCondition };
 }
 
 /**
@@ -271,18 +280,7 @@ async function topByCorrections(
       .map((variant) => `'${variant}':*`)
       .join(' | '),
   );
-  const { filters } = query;
-  const kindCondition = sql`${hasAnyFilter(filters) ? sql`AND t.kind = 0` : sql``} ${query.type === 'all' ? sql`` : sql`AND t.kind = ${KIND_OF_TYPE[query.type]}`}`;
-  const genre = filters.genre?.length ? sql`AND t.genre_keys && ${lower(filters.genre)}::text[]` : sql``;
-  const style = filters.style?.length ? sql`AND t.style_keys && ${lower(filters.style)}::text[]` : sql``;
-  const { genre: _genre, style: _style, ...others } = filters;
-  const documentConditions = hasAnyFilter(others)
-    ? sql`EXISTS (SELECT 1 FROM search_documents x WHERE x.kind = d.kind AND x.id = d.id AND ${matchConditions(sql, queryTextOf(null), others)})`
-    : sql`TRUE`;
-  const afterCondition = after
-    ? sql`AND (t.score < ${after.score}::float8
-            OR (t.score = ${after.score}::float8 AND (t.kind > ${after.kind} OR (t.kind = ${after.kind} AND t.id > ${after.id}))))`
-    : sql``;
+  const { kindCondition, genre, style, documentConditions, afterCondition } = termRowConditions(sql, query, after);
   const score = scoreExpression(sql, correctedQueryText(queryTextOf(typed), new Map([[0, [...variants]]])));
   const words = streams.map((stream) => stream.variant);
   const places = streams.map((stream) => stream.n);
