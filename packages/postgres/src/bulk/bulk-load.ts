@@ -111,21 +111,20 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
   await dropImportTables(sql);
   await dropPendingTables(sql);
   const loaded = new Set<BulkTable>();
-  const swaps: BulkTable[] = [];
-  const linkSwaps: string[] = [];
 
   /**
    * Each table's key, slugs, indexes and link table, on a connection of its own: each statement
    * runs on one core, and one after another they took ~50 s of a 1 M-per-kind import (issue 13).
    * After the last file: started once a kind's files were in, they took the core of the file
    * still loading, with no gain end to end on 2 cores (issue 29, import-discogs-bulk.ts).
-   * Nothing here reads another table's import table.
+   * Nothing here reads another table's import table. Answers what apply() swaps in: the import
+   * table and its link table for a first import, nothing for the others.
    */
-  const prepareTable = async (table: BulkTable, onStep?: (step: string, seconds: number) => void): Promise<void> => {
+  const prepareTable = async (table: BulkTable, onStep?: (step: string, seconds: number) => void): Promise<{ table: BulkTable; link?: string } | null> => {
     const step = stepper(onStep);
     // The key first: it drops a record an id names twice, which the link table must not see.
     await step(`${table}: primary key`, () => addPrimaryKey(sql, table));
-    if (!(await isEmpty(sql, table))) return;
+    if (!(await isEmpty(sql, table))) return null;
     const link = LINKS[table];
     // A first import: slugs before the indexes (no index to maintain per row), and the link
     // table (live, it is empty with its source) built from the import table beside them, not
@@ -139,8 +138,7 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
     ]);
     const failed = built.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
-    swaps.push(table);
-    if (link) linkSwaps.push(link.table);
+    return link ? { table, link: link.table } : { table };
   };
 
   return {
@@ -175,11 +173,13 @@ export async function beginBulkLoad(sql: Sql): Promise<BulkLoad> {
       const step = stepper(onStep);
       const tables = BULK_TABLES.filter((table) => loaded.has(table));
       // Every table settles before an error is raised, so none is left building.
-      const failed = (await Promise.allSettled(tables.map((table) => prepareTable(table, onStep)))).find((result) => result.status === 'rejected');
+      const prepared = await Promise.allSettled(tables.map((table) => prepareTable(table, onStep)));
+      const failed = prepared.find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
-      // Swapped in the tables' own order, whichever finished first.
-      swaps.sort((a, b) => BULK_TABLES.indexOf(a) - BULK_TABLES.indexOf(b));
-      linkSwaps.sort();
+      const first = prepared.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []));
+      // Swapped in the tables' own order (allSettled keeps it), whichever finished first.
+      const swaps = first.map((done) => done.table);
+      const linkSwaps = first.flatMap((done) => (done.link ? [done.link] : []));
       const changed = await step('apply', () =>
         sql.begin(async (tx) => {
           await setLoad(tx);
