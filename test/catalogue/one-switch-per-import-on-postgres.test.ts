@@ -173,6 +173,9 @@ function changedSample(kind: 'artists' | 'masters', from: string, to: string): s
   return file;
 }
 
+/** The master both imports retitle (the samples' and the fixture's master 113). */
+const CHANGED_MASTER = { masterId: 113, oldTitle: 'Moments In Time', newTitle: 'Moments In Time Zephyr' } as const;
+
 describe('one switch per import', () => {
   // About 30 s on a quiet machine (two CLI imports); the bound leaves room for a busy one.
   it('on PostgreSQL, through the real bulk import: no poll of search, dossier, master and resolve mixes two catalogues', { timeout: 120_000 }, async () => {
@@ -196,9 +199,7 @@ describe('one switch per import', () => {
     const catalogue = createPostgresCatalogue(db.sql, { recordCache: new RecordCache(generation) });
     try {
       const probe: Probe = {
-        masterId: 113,
-        oldTitle: 'Moments In Time',
-        newTitle: 'Moments In Time Zephyr',
+        ...CHANGED_MASTER,
         artistId: 1,
         oldName: 'The Persuader',
         newName: 'The Persuader Quasar',
@@ -225,9 +226,7 @@ describe('one switch per import', () => {
     const catalogue = createPostgresCatalogue(db.sql, { recordCache: new RecordCache(generation) });
     try {
       const probe: Probe = {
-        masterId: 113,
-        oldTitle: 'Moments In Time',
-        newTitle: 'Moments In Time Zephyr',
+        ...CHANGED_MASTER,
         artistId: 3225,
         oldName: 'Vince Watson',
         newName: 'Vince Watson Quasar',
