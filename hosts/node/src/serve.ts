@@ -6,8 +6,9 @@
  * and a header never allocates a full WHATWG Request), streams bodies, and aborts
  * request.signal when the client goes away.
  *
- * In front of it sit the host-level body cap (a declared Content-Length over the cap is
- * answered 413 before any byte is read; a chunked body is counted while the service reads it)
+ * In front of it sit the host-level body cap (a declared Content-Length over the cap never
+ * reaches the service: read and dropped, then answered 413 — refused-body.ts; a chunked body is
+ * counted while the service reads it)
  * and the request URL rule of host-kit (request-url.ts): a malformed Host is answered 400, and
  * the URL is the target Node received after a validated origin. What Node's parser refuses
  * before there is a request is answered by client-error.ts.
@@ -40,6 +41,7 @@ import { answerClientError } from './client-error.js';
 import { withClientSignal } from './client-signal.js';
 import { withIncomingBody } from './incoming-body.js';
 import { IncomingHeaders } from './incoming-headers.js';
+import { refuseDeclaredBody } from './refused-body.js';
 
 export type NodeServerOptions = Pick<ServeOptions, 'trustProxy' | 'maxBodyBytes' | 'publicOrigin'>;
 
@@ -88,7 +90,8 @@ export function createNodeServer(service: Service, options: NodeServerOptions): 
   );
   // Node's own Host check answers a bare 400; the URL rule answers it in the spec's shape.
   const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
-    if (declaredTooLarge(incoming.headers['content-length'], maxBody)) return writeRefusal(outgoing, payloadTooLargeResponse(maxBody));
+    if (declaredTooLarge(incoming.headers['content-length'], maxBody))
+      return refuseDeclaredBody(incoming, () => writeRefusal(outgoing, payloadTooLargeResponse(maxBody)));
     const url = requestUrl(
       {
         target: incoming.url ?? '',
@@ -118,7 +121,10 @@ function bridgeRefusal(error: unknown): ApiError {
   return new ApiError(500, 'internal');
 }
 
-/** A refusal answered before the service sees the request; the connection closes once it is out. */
+/**
+ * A refusal answered before the service sees the request; the connection closes once it is
+ * out (a refused request's body, if any, was dropped or is not worth reading: refused-body.ts).
+ */
 function writeRefusal(outgoing: ServerResponse, response: Response): void {
   void response.text().then((body) => {
     outgoing.shouldKeepAlive = false;
