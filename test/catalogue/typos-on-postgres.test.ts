@@ -6,6 +6,7 @@
  */
 import type { CatalogueData, MasterRow } from '@catalogue/core';
 import { TRIGRAM_THRESHOLD } from '@catalogue/core/catalogue';
+import { createMemoryCatalogue } from '@catalogue/core/memory';
 import { createPostgresAccounts, createPostgresCatalogue, createPostgresWriter } from '@catalogue/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trigramSimilarity, trigramsOf } from '../../packages/core/src/catalogue/typos.js';
@@ -76,6 +77,45 @@ describe('typo tolerance on PostgreSQL', () => {
       expect(row?.similarity, `${a} ${b}`).toBeCloseTo(own, 6);
       expect(row?.similar, `${a} ${b}`).toBe(own >= TRIGRAM_THRESHOLD);
     }
+  });
+
+  // Migration 0019: a one-edit word is looked up by its deletions (typos.ts), not by its variants
+  // as the memory catalogue does; both must find the same corrections, whatever the edit.
+  it('a one-edit typo of every shape is corrected as the memory catalogue corrects it, pages and all', async () => {
+    const memory = createMemoryCatalogue(data);
+    const postgres = createPostgresCatalogue(db.sql);
+    const words = (await db.sql<Array<{ word: string }>>`SELECT word FROM search_vocabulary WHERE length(word) BETWEEN 5 AND 8 ORDER BY word`).map(
+      (row) => row.word,
+    );
+    expect(words.length).toBeGreaterThan(10);
+    let seed = 29;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const shapes = {
+      insertion: (w: string, i: number) => w.slice(0, i) + 'qxz'[random(3)] + w.slice(i),
+      deletion: (w: string, i: number) => w.slice(0, i) + w.slice(i + 1),
+      substitution: (w: string, i: number) => w.slice(0, i) + (w[i] === 'e' ? 'a' : 'e') + w.slice(i + 1),
+      transposition: (w: string, i: number) => (i + 1 < w.length ? w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2) : w),
+    };
+    let corrected = 0;
+    let asked = 0;
+    for (const word of words) {
+      for (const [shape, typo] of Object.entries(shapes)) {
+        for (let position = 0; position < word.length; position++) {
+          const q = typo(word, position);
+          if (q.length < 5 || q === word) continue;
+          asked++;
+          const query = { q, type: 'all' as const, filters: {}, limit: 10, after: null };
+          const page = await memory.searchPage?.(query, {});
+          expect(await postgres.searchPage?.(query, {}), `${shape}: ${word} typed ${q}`).toEqual(page);
+          if (Object.keys(page?.corrected ?? {}).length > 0) corrected++;
+        }
+      }
+    }
+    // Most typos of a catalogue word are corrected (a typo may be a catalogue word itself).
+    expect(corrected).toBeGreaterThan(asked / 2);
   });
 
   it('a word an import brings is corrected to after that import’s finish(), on v1 and v2', async () => {

@@ -54,5 +54,6 @@ export {
   nearVariantsOf,
   oneEditVariantsOf,
   TRIGRAM_THRESHOLD,
+  TWO_TYPOS_LENGTH,
   type VocabularyWord,
 } from './typos.js';

@@ -119,11 +119,14 @@ export async function searchPageOf(
   if (ranked && ranked.length === query.limit) return { hits: ranked.map(hitOf), corrected: {} };
   let rows = none ? [] : await page('all');
   if (rows.length === 0 && text.tokens.length > 0 && (none || !(await completeBeyond(text)))) {
-    const { corrections, documentsOf } = await correctionsOf(sql, read, text.tokens, abort);
+    // A one-word query with a style filter counts its corrections' word + style entries in the same statement.
+    const styleEntries = token !== null && styleWords && styles !== null ? { styles, cap: directScoringBelow } : undefined;
+    const found = await correctionsOf(sql, read, text.tokens, abort, styleEntries);
+    const { corrections, documentsOf } = found;
     if (corrections.size === 0) rows = token !== null ? [] : await page('some');
     else {
       const corrected = correctedQueryText(text, corrections);
-      if (token !== null) rows = await correctedWordPage(token, corrected, corrections.get(0) as string[], documentsOf);
+      if (token !== null) rows = await correctedWordPage(token, corrected, corrections.get(0) as string[], documentsOf, found.styleEntriesOf);
       else {
         rows = await pageOf(corrected, 'all', styleWords);
         if (rows.length === 0 && !(await completeBeyond(corrected))) rows = await pageOf(corrected, 'some', styleWords);
@@ -136,13 +139,26 @@ export async function searchPageOf(
 
   /**
    * A corrected one-word query's page: with a style filter whose corrections' word + style
-   * entries number fewer than directScoringBelow, those few scored at once (none: no hit);
+   * entries (counted by correctionsOf in its statement, one round trip fewer, else here) number
+   * fewer than directScoringBelow, those few scored at once (none: no hit);
    * else from the corrections' search_terms rows when they fill the page (topByCorrections),
    * else scored. The rows are not read when the documents holding the corrections (a row's
    * entry holds its word whole) are fewer than a page.
    */
-  async function correctedWordPage(typed: string, corrected: QueryText, variants: string[], documentsOf: (word: string) => number): Promise<HitRow[]> {
-    const found = styleWords && styles !== null ? await styleWordCount(sql, read, variants, styles, directScoringBelow, abort) : null;
+  async function correctedWordPage(
+    typed: string,
+    corrected: QueryText,
+    variants: string[],
+    documentsOf: (word: string) => number,
+    styleEntriesOf: (word: string) => number | undefined,
+  ): Promise<HitRow[]> {
+    const counted = variants.map(styleEntriesOf);
+    const found =
+      !styleWords || styles === null
+        ? null
+        : counted.every((count) => count !== undefined)
+          ? counted.reduce((sum: number, count) => sum + (count as number), 0)
+          : await styleWordCount(sql, read, variants, styles, directScoringBelow, abort);
     if (found === 0 && directScoringBelow > 0) return [];
     const holding = variants.reduce((sum, variant) => sum + documentsOf(variant), 0);
     if ((found === null || found >= directScoringBelow) && holding >= query.limit) {

@@ -1,14 +1,18 @@
 /**
  * The corrections of a query's words from search_vocabulary (migration 0018), by core's rule
- * (catalogue/typos.ts) in one statement: a word allowed one edit (5–8 characters) looks its
- * one-edit variants up by equality (one btree probe each, ~36 · (2n + 1) of them; where a
- * trigram search rechecked ~1,500 vocabulary words per query word and cost ~8 ms at 1 M
- * masters); a word allowed two (9+) takes the MAX_TRIGRAM_CANDIDATES vocabulary words most
+ * (catalogue/typos.ts) in one statement: a word allowed one edit (5–8 characters) is looked up
+ * by its n + 1 forms (itself and its one-deletion forms) in search_vocabulary_deletions
+ * (migration 0019: the words sharing a deletion with it, or of which it is a deletion) and its
+ * deletions in search_vocabulary (the words it has a letter too many for): ~2n btree probes,
+ * where the equality probes of all its one-edit variants were ~36 · (2n + 1) (400–600) and
+ * cost ~1–2 ms of PostgreSQL per corrected query at 1 M masters, and the trigram search before
+ * them ~8 ms. A word allowed two (9+) takes the MAX_TRIGRAM_CANDIDATES vocabulary words most
  * trigram-similar to it (pg_trgm's `%` at core's TRIGRAM_THRESHOLD, over the GIN trigram index) of a length within its
- * allowed edits, and the words one transposition or one deletion away (by equality); core keeps
- * those within the allowed edits (optimal string alignment, which fuzzystrmatch lacks: its
- * levenshtein counts a transposition as two edits). Never a scan of the documents: at most
- * MAX_CORRECTED_WORDS words, each a bounded number of index lookups.
+ * allowed edits, and the words one transposition or one deletion away (by equality). Core keeps
+ * the candidates within the allowed edits (optimal string alignment, which fuzzystrmatch lacks:
+ * its levenshtein counts a transposition as two edits), so a superset found here (two deletions
+ * can meet two edits apart) corrects exactly as the memory catalogue's variants do. Never a scan
+ * of the documents: at most MAX_CORRECTED_WORDS words, each a bounded number of index lookups.
  */
 import type { AbortProbe } from '@catalogue/core';
 import {
@@ -18,7 +22,6 @@ import {
   correctionsAmong,
   MAX_TRIGRAM_CANDIDATES,
   nearVariantsOf,
-  oneEditVariantsOf,
   TRIGRAM_THRESHOLD,
   type VocabularyWord,
 } from '@catalogue/core/catalogue';
@@ -29,39 +32,71 @@ import type { Reader } from './reader.js';
 export interface FoundCorrections {
   corrections: Map<number, string[]>;
   documentsOf(word: string): number;
+  /** A correction's word + style entries under `styleEntries.styles`, counted up to its cap (undefined when not asked). */
+  styleEntriesOf(word: string): number | undefined;
 }
 
-export async function correctionsOf(sql: Sql, read: Reader, tokens: readonly string[], abort?: AbortProbe): Promise<FoundCorrections> {
+/**
+ * The word + style entries to count beside each correction (search.ts's styleWordCount, for a
+ * one-word query with a style filter): counted in the same statement, one round trip fewer.
+ */
+export interface StyleEntries {
+  styles: string[];
+  cap: number;
+}
+
+export async function correctionsOf(
+  sql: Sql,
+  read: Reader,
+  tokens: readonly string[],
+  abort?: AbortProbe,
+  styleEntries?: StyleEntries,
+): Promise<FoundCorrections> {
   const positions = correctablePositions(tokens);
   const corrections = new Map<number, string[]>();
-  if (positions.length === 0) return { corrections, documentsOf: () => 0 };
+  if (positions.length === 0) return { corrections, documentsOf: () => 0, styleEntriesOf: () => undefined };
   const words = [...new Set(positions.map((position) => tokens[position] as string))];
   const similar = words.filter((word) => allowedTypos(word.length) >= 2);
-  // Each variant looked up by equality, and the query words it is a variant of.
+  // Each form looked up by equality (in search_vocabulary, or as a deletion), and the query words it is a form of.
   const wordsOfVariant = new Map<string, string[]>();
+  const wordsOfDeletion = new Map<string, string[]>();
+  const note = (forms: Map<string, string[]>, form: string, word: string) => {
+    const list = forms.get(form);
+    if (list === undefined) forms.set(form, [word]);
+    else if (!list.includes(word)) list.push(word);
+  };
   for (const word of words) {
-    for (const variant of allowedTypos(word.length) === 1 ? oneEditVariantsOf(word) : nearVariantsOf(word)) {
-      const list = wordsOfVariant.get(variant);
-      if (list) list.push(word);
-      else wordsOfVariant.set(variant, [word]);
-    }
+    if (allowedTypos(word.length) === 1) {
+      const deletions = deletionsOf(word);
+      for (const deletion of deletions) note(wordsOfVariant, deletion, word);
+      for (const form of [word, ...deletions]) note(wordsOfDeletion, form, word);
+    } else for (const variant of nearVariantsOf(word)) note(wordsOfVariant, variant, word);
   }
   const rows = await read(
     abort,
-    () => sql<Array<VocabularyWord & { token: string | null }>>`
-    ${
+    () => sql<Array<VocabularyWord & { token: string | null; deletion: string | null; style_entries: number | null }>>`
+    WITH ${
       similar.length === 0
         ? sql``
         : // core's TRIGRAM_THRESHOLD for this statement's `%` alone (local: its own transaction), set before
           // the trigram scan starts: the scan waits on it as a one-time filter.
-          sql`WITH threshold AS MATERIALIZED (SELECT set_config('pg_trgm.similarity_threshold', ${String(TRIGRAM_THRESHOLD)}, true) AS value)`
+          sql`threshold AS MATERIALIZED (SELECT set_config('pg_trgm.similarity_threshold', ${String(TRIGRAM_THRESHOLD)}, true) AS value),`
     }
-    SELECT NULL::text AS token, word, documents FROM search_vocabulary WHERE word = ANY(${[...wordsOfVariant.keys()]}::text[])
+    found AS (
+    SELECT NULL::text AS token, NULL::text AS deletion, word, documents FROM search_vocabulary WHERE word = ANY(${[...wordsOfVariant.keys()]}::text[])
+    ${
+      wordsOfDeletion.size === 0
+        ? sql``
+        : sql`UNION ALL
+    SELECT NULL::text, x.deletion, v.word, v.documents
+    FROM search_vocabulary_deletions x JOIN search_vocabulary v ON v.word = x.word
+    WHERE x.deletion = ANY(${[...wordsOfDeletion.keys()]}::text[])`
+    }
     ${
       similar.length === 0
         ? sql``
         : sql`UNION ALL
-    SELECT t.token, v.word, v.documents
+    SELECT t.token, NULL::text, v.word, v.documents
     FROM unnest(${similar}::text[], ${similar.map((word) => allowedTypos(word.length))}::int[]) AS t(token, edits)
     CROSS JOIN LATERAL (
       SELECT word, documents FROM search_vocabulary
@@ -69,7 +104,17 @@ export async function correctionsOf(sql: Sql, read: Reader, tokens: readonly str
       ORDER BY similarity(word, t.token) DESC, word COLLATE "C"
       LIMIT ${MAX_TRIGRAM_CANDIDATES}
     ) AS v`
-    }`,
+    })
+    SELECT token, deletion, word, documents, ${
+      styleEntries === undefined || styleEntries.cap <= 0
+        ? sql`NULL::int`
+        : // search-filter.ts's styleWordRange over the found word.
+          sql`(SELECT count(*)::int FROM (
+            SELECT 1 FROM search_style_words s
+            WHERE s.style_key = ANY(${styleEntries.styles}::text[]) AND s.token >= found.word AND s.token < (found.word || '~')
+            LIMIT ${styleEntries.cap}) AS few)`
+    } AS style_entries
+    FROM found`,
   );
   const byWord = new Map<string, VocabularyWord[]>();
   const add = (word: string, row: VocabularyWord) => {
@@ -79,6 +124,7 @@ export async function correctionsOf(sql: Sql, read: Reader, tokens: readonly str
   };
   for (const row of rows) {
     if (row.token !== null) add(row.token, row);
+    else if (row.deletion !== null) for (const word of wordsOfDeletion.get(row.deletion) ?? []) add(word, row);
     else for (const word of wordsOfVariant.get(row.word) ?? []) add(word, row);
   }
   for (const position of positions) {
@@ -88,5 +134,17 @@ export async function correctionsOf(sql: Sql, read: Reader, tokens: readonly str
   }
   const documents = new Map(rows.map((row) => [row.word, row.documents]));
   const documentsOf = (word: string) => documents.get(word) ?? 0;
-  return { corrections: correctionsAffordable(tokens, corrections, documentsOf) ? corrections : new Map(), documentsOf };
+  const entries = new Map(rows.map((row) => [row.word, row.style_entries ?? undefined]));
+  return {
+    corrections: correctionsAffordable(tokens, corrections, documentsOf) ? corrections : new Map(),
+    documentsOf,
+    styleEntriesOf: (word) => entries.get(word),
+  };
+}
+
+/** `word`'s one-deletion forms, each once. */
+function deletionsOf(word: string): string[] {
+  const forms = new Set<string>();
+  for (let i = 0; i < word.length; i++) forms.add(word.slice(0, i) + word.slice(i + 1));
+  return [...forms];
 }

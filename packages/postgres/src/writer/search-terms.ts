@@ -10,7 +10,7 @@
  * in (derived-copy.ts), so the four tables change together; here is the rebuild from the live
  * documents that PGlite runs, and that a reused bench database runs once (bench/catalogue).
  */
-import { MIN_VOCABULARY_LENGTH } from '@catalogue/core/catalogue';
+import { MIN_VOCABULARY_LENGTH, TWO_TYPOS_LENGTH } from '@catalogue/core/catalogue';
 import { buildIndexesLike, setLoad, swapIn } from '../bulk/table-swap.js';
 import { type Db, inTransaction, within } from './db.js';
 import type { StagingMode } from './staging.js';
@@ -19,7 +19,7 @@ import type { StagingMode } from './staging.js';
 const MAX_VOCABULARY_LENGTH = 42;
 
 export interface TermTable {
-  table: 'search_terms' | 'search_vocabulary';
+  table: 'search_terms' | 'search_vocabulary' | 'search_vocabulary_deletions';
   /** The INSERT filling `target` from the documents in `source`. */
   fill(target: string, source: string): string;
 }
@@ -44,6 +44,18 @@ export const TERM_TABLES: readonly TermTable[] = [
       SELECT w, count(*)::int FROM ${source} d CROSS JOIN LATERAL unnest(d.tokens) AS w
       WHERE length(w) BETWEEN ${MIN_VOCABULARY_LENGTH} AND ${MAX_VOCABULARY_LENGTH}
       GROUP BY w`,
+  },
+  {
+    // search_vocabulary_deletions (migration 0019): the vocabulary's words a one-edit query word
+    // can be corrected to, under each of their one-deletion forms (catalogue/typos.ts), from the
+    // same documents, so it switches with the vocabulary.
+    table: 'search_vocabulary_deletions',
+    fill: (target, source) => `
+      INSERT INTO ${target} (deletion, word)
+      SELECT DISTINCT overlay(v.w placing '' from i for 1), v.w
+      FROM (SELECT DISTINCT w FROM ${source} d CROSS JOIN LATERAL unnest(d.tokens) AS w
+            WHERE length(w) BETWEEN ${MIN_VOCABULARY_LENGTH} AND ${TWO_TYPOS_LENGTH}) AS v
+      CROSS JOIN LATERAL generate_series(1, length(v.w)) AS i`,
   },
 ];
 

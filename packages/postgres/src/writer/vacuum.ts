@@ -33,6 +33,7 @@ const CATALOGUE_TABLES = [
   'facet_totals',
   'facet_codes',
   'search_vocabulary',
+  'search_vocabulary_deletions',
 ] as const;
 
 /** Statistics only (cheap, sampled): what finish()'s own joins need before they run. */
