@@ -10,7 +10,10 @@ const test = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as const 
  * The fleet tests (three hosts, their own Redis or Redis Cluster, spikes of 600 requests judged
  * against the limiter's 50 ms) measure the store's answers: on a 2-core machine shared with the
  * rest of the suite a starved redis-server is a slow store, and the hosts rightly fail open. So
- * they run after every other file, one at a time (sequence.groupOrder).
+ * they run one at a time, alone, and first (sequence.groupOrder): run after the suite's files
+ * two at a time, the Redis Cluster file's row a failed both times on the Bun host (71 and 97
+ * fail-opens, 2026-11-28) while it passed 3 of 3 on its own; the cause is not found (see the
+ * session note of 2026-11-28), and the fleet's figures are what a quiet host sees.
  */
 const FLEET = 'test/fleet/**/*.test.ts';
 /**
@@ -33,7 +36,7 @@ export default defineConfig({
           include: ['packages/*/src/**/*.test.ts', 'hosts/*/src/**/*.test.ts', 'hosts/*/test/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [FLEET, '**/node_modules/**'],
           maxWorkers: SUITE_WORKERS,
-          sequence: { groupOrder: 0 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -44,6 +47,7 @@ export default defineConfig({
           name: 'fleet',
           include: [FLEET],
           fileParallelism: false,
+          // Not 0: vitest puts a one-worker project of group 0 after every other group.
           sequence: { groupOrder: 1 },
         },
       },
