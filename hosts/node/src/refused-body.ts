@@ -8,6 +8,7 @@
  * polite is an abuse path, and a refusal must not wait for a client that stalls.
  */
 import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream';
 
 /** The most a refused body may declare and still be read and dropped before the 413 (8 MB). */
 export const REFUSED_BODY_DRAIN_BYTES = 8 * 1024 * 1024;
@@ -29,8 +30,7 @@ export function refuseDeclaredBody(incoming: IncomingMessage, answer: () => void
   };
   const timer = setTimeout(once, REFUSED_BODY_DRAIN_MS);
   timer.unref();
-  incoming.once('end', once);
-  incoming.once('error', once);
-  incoming.once('close', once);
+  // The body's end, an error or the client gone: whichever comes first.
+  finished(incoming, once);
   incoming.resume();
 }

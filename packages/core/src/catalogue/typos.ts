@@ -13,9 +13,9 @@
  *   number of entries holding it). A word of 5–8 characters (one edit): every vocabulary word
  *   one edit away, found by equality among the word's one-edit variants over [a-z0-9]
  *   (oneEditVariantsOf, ~36 · (2n + 1) words: a Levenshtein automaton's answer by enumeration,
- *   as Meilisearch finds a word's one-typo derivations) — an index lookup per variant, where a
- *   trigram search rechecked ~1,500 vocabulary words per query word at 1 M masters and cost ~8 ms
- *   (bench/catalogue/results/typos-scale-1.txt). A word of 9+ characters (two edits, too many
+ *   as Meilisearch finds a word's one-typo derivations; PostgreSQL finds the same words by their
+ *   deletion forms, deletionsOf) — where a trigram search rechecked ~1,500 vocabulary words per
+ *   query word at 1 M masters and cost ~8 ms (bench/catalogue/results/typos-scale-1.txt). A word of 9+ characters (two edits, too many
  *   variants to enumerate): vocabulary words of a length within the allowed edits that are
  *   either trigram-similar to it (pg_trgm's `similarity` ≥ TRIGRAM_THRESHOLD, 0.5; the
  *   MAX_TRIGRAM_CANDIDATES most similar, then by word) or one adjacent transposition or one
@@ -119,9 +119,20 @@ export function nearVariantsOf(word: string): string[] {
   for (let i = 0; i + 1 < word.length; i++) {
     if (word[i] !== word[i + 1]) variants.add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
   }
-  for (let i = 0; i < word.length; i++) variants.add(word.slice(0, i) + word.slice(i + 1));
+  for (const deletion of deletionsOf(word)) variants.add(deletion);
   variants.delete(word);
   return [...variants];
+}
+
+/**
+ * `word`'s one-deletion forms, each once. PostgreSQL finds a word's one-edit candidates by them
+ * (packages/postgres/src/catalogue/typos.ts, migration 0019): two words are one edit apart only
+ * when one is a deletion form of the other or they share one.
+ */
+export function deletionsOf(word: string): string[] {
+  const forms = new Set<string>();
+  for (let i = 0; i < word.length; i++) forms.add(word.slice(0, i) + word.slice(i + 1));
+  return [...forms];
 }
 
 /** pg_trgm's trigrams of one [a-z0-9]+ word: padded with two spaces before and one after, as a set. */

@@ -111,7 +111,7 @@ export async function searchPageOf(
   const completeBeyond = (searched: QueryText) => (after ? anyComplete(searched, styleWords) : Promise.resolve(false));
   const token = text.tokens.length === 1 ? (text.tokens[0] as string) : null;
   // The word's word + style entries (counted up to directScoringBelow): the masters the style filter and the word find.
-  const entries = token !== null && styleWords && styles !== null ? await styleWordCount(sql, read, [token], styles, directScoringBelow, abort) : null;
+  const entries = token !== null && styleWords && styles !== null ? await styleWordCount(sql, read, token, styles, directScoringBelow, abort) : null;
   // Known empty: no master of the styles has a word the token prefixes (counted: a cap of 0 counts nothing).
   const none = entries === 0 && directScoringBelow > 0;
   const direct = entries !== null && entries < directScoringBelow;
@@ -139,8 +139,8 @@ export async function searchPageOf(
 
   /**
    * A corrected one-word query's page: with a style filter whose corrections' word + style
-   * entries (counted by correctionsOf in its statement, one round trip fewer, else here) number
-   * fewer than directScoringBelow, those few scored at once (none: no hit);
+   * entries (counted by correctionsOf in its statement, one round trip fewer) number fewer than
+   * directScoringBelow, those few scored at once (none: no hit);
    * else from the corrections' search_terms rows when they fill the page (topByCorrections),
    * else scored. The rows are not read when the documents holding the corrections (a row's
    * entry holds its word whole) are fewer than a page.
@@ -152,13 +152,8 @@ export async function searchPageOf(
     documentsOf: (word: string) => number,
     styleEntriesOf: (word: string) => number | undefined,
   ): Promise<HitRow[]> {
-    const counted = variants.map(styleEntriesOf);
-    const found =
-      !styleWords || styles === null
-        ? null
-        : counted.every((count) => count !== undefined)
-          ? counted.reduce((sum: number, count) => sum + (count as number), 0)
-          : await styleWordCount(sql, read, variants, styles, directScoringBelow, abort);
+    // Counted beside the corrections whenever there is a style filter (none counted under a cap of 0).
+    const found = styleWords && styles !== null ? variants.reduce((sum, variant) => sum + (styleEntriesOf(variant) ?? 0), 0) : null;
     if (found === 0 && directScoringBelow > 0) return [];
     const holding = variants.reduce((sum, variant) => sum + documentsOf(variant), 0);
     if ((found === null || found >= directScoringBelow) && holding >= query.limit) {
@@ -169,13 +164,14 @@ export async function searchPageOf(
   }
 }
 
-/** The word + style entries of `words` under `styles`, counted up to `cap` for each word and summed (index ranges). */
-async function styleWordCount(sql: Sql, read: Reader, words: readonly string[], styles: string[], cap: number, abort?: AbortProbe): Promise<number> {
+/** The word + style entries of `token` under `styles`, counted up to `cap` (an index range). */
+async function styleWordCount(sql: Sql, read: Reader, token: string, styles: string[], cap: number, abort?: AbortProbe): Promise<number> {
   if (cap <= 0) return 0;
-  const counts = words.map(
-    (word) => sql`(SELECT count(*)::int FROM (SELECT 1 FROM search_style_words WHERE ${styleWordRange(sql, word, styles)} LIMIT ${cap}) AS few)`,
+  const [row] = await read(
+    abort,
+    () => sql<Array<{ n: number }>>`
+    SELECT count(*)::int AS n FROM (SELECT 1 FROM search_style_words WHERE ${styleWordRange(sql, token, styles)} LIMIT ${cap}) AS few`,
   );
-  const [row] = await read(abort, () => sql<Array<{ n: number }>>`SELECT ${counts.reduce((all, count) => sql`${all} + ${count}`)} AS n`);
   return row?.n ?? 0;
 }
 

@@ -20,6 +20,7 @@ import {
   correctablePositions,
   correctionsAffordable,
   correctionsAmong,
+  deletionsOf,
   MAX_TRIGRAM_CANDIDATES,
   nearVariantsOf,
   TRIGRAM_THRESHOLD,
@@ -140,11 +141,4 @@ export async function correctionsOf(
     documentsOf,
     styleEntriesOf: (word) => entries.get(word),
   };
-}
-
-/** `word`'s one-deletion forms, each once. */
-function deletionsOf(word: string): string[] {
-  const forms = new Set<string>();
-  for (let i = 0; i < word.length; i++) forms.add(word.slice(0, i) + word.slice(i + 1));
-  return [...forms];
 }
