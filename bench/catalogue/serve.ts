@@ -5,7 +5,8 @@
  * catalogue's queries, and a contract key with raised limits never sees a 429. The rest is
  * wired as host-kit's serviceFromEnv wires a DATABASE_URL host: the native SHA-256 (ETags of
  * every record answer) and the master records kept per catalogue generation, CATALOGUE_CACHE_MB
- * (64) of them; CATALOGUE_CACHE_MB=0 measures the database path alone.
+ * (64) of them; CATALOGUE_CACHE_MB=0 measures the database path alone; and the filter of the
+ * vocabulary that sends typos to their corrections first, CATALOGUE_TYPO_HINT_MB (16; 0: none).
  * Prints one JSON line `{ url, key }` on stdout once listening; stops on SIGTERM.
  *
  *   node --conditions=catalogue-source --import tsx bench/catalogue/serve.ts <database-url>
@@ -13,7 +14,7 @@
 import { createService, issueCustomerKey } from '@catalogue/core';
 import { createMemoryAccounts, createMemoryLimiter } from '@catalogue/core/memory';
 import { nativeHasher } from '@catalogue/host-kit';
-import { connectPostgres, createPostgresCatalogue, RecordCache, watchCatalogueGeneration } from '@catalogue/postgres';
+import { connectPostgres, createPostgresCatalogue, RecordCache, VocabularyHint, watchCatalogueGeneration } from '@catalogue/postgres';
 import { createNodeServer, listen } from '../../hosts/node/src/serve.js';
 
 const url = process.argv[2];
@@ -25,9 +26,12 @@ const cacheMb = Number(process.env.CATALOGUE_CACHE_MB ?? 64);
 const generation = watchCatalogueGeneration(sql);
 await generation.ready;
 const recordCache = cacheMb > 0 ? new RecordCache(generation, cacheMb * 1024 * 1024) : undefined;
+const typoHintMb = Number(process.env.CATALOGUE_TYPO_HINT_MB ?? 16);
+const vocabularyHint = typoHintMb > 0 ? new VocabularyHint(sql, generation, { maxBytes: typoHintMb * 1024 * 1024 }) : undefined;
+await vocabularyHint?.refresh();
 const service = createService(
   {
-    catalogue: createPostgresCatalogue(sql, recordCache ? { recordCache } : {}),
+    catalogue: createPostgresCatalogue(sql, { ...(recordCache ? { recordCache } : {}), ...(vocabularyHint ? { vocabularyHint } : {}) }),
     accounts,
     limiter: createMemoryLimiter(),
     logger: { log() {} },

@@ -12,7 +12,8 @@ import { createMemoryCatalogue } from '@catalogue/core/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCatalogue } from '../../packages/importer/src/generate/generate.js';
 import type { Reader } from '../../packages/postgres/src/catalogue/reader.js';
-import { rowCursorOf, searchPageOf } from '../../packages/postgres/src/catalogue/search.js';
+import { type PrefixHint, rowCursorOf, searchPageOf } from '../../packages/postgres/src/catalogue/search.js';
+import { VocabularyHint } from '../../packages/postgres/src/catalogue/vocabulary-hint.js';
 import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../conformance/databases.js';
 
 const data: CatalogueData = generateCatalogue({ scale: { artists: 200, labels: 30, festivals: 4, masters: 800, bandcampArtists: 20 } });
@@ -102,5 +103,53 @@ describe('a corrected one-word query on PostgreSQL', () => {
     }
     expect(corrected).toBeGreaterThan(pages / 4);
     expect(ranked).toBeGreaterThan(20);
+  }, 300_000);
+});
+
+describe('a typo’s first page with the process’s filter of the vocabulary (vocabulary-hint.ts)', () => {
+  it('is the same page in fewer statements; a filter that is wrong about every word changes no page', async () => {
+    const memory = createMemoryCatalogue(data);
+    const hint = new VocabularyHint(db.sql, null);
+    await hint.refresh();
+    expect(hint.filter).not.toBeNull();
+    // A filter of another generation at its worst: no word of the catalogue is in it.
+    const wrong: PrefixHint = { mayPrefix: (word) => word.length < 5 };
+    const counts = new Map<string, number>();
+    for (const master of data.masters)
+      for (const token of new Set(tokensOf(master.title))) if (token.length >= 5) counts.set(token, (counts.get(token) ?? 0) + 1);
+    const words = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word]) => word);
+    const master = data.masters.find((row) => row.genres.length > 0 && row.styles.length > 0);
+    const shapes: Array<Pick<SearchQuery, 'type' | 'filters'>> = [
+      { type: 'all', filters: {} },
+      { type: 'artist', filters: {} },
+      { type: 'all', filters: { genre: [master?.genres[0] as string], style: [master?.styles[0] as string] } },
+    ];
+    let without = 0;
+    let withHint = 0;
+    let typos = 0;
+    const picked = [...words.slice(0, 8), ...words.slice(-4)];
+    const queries = [...picked.flatMap(typosOf), ...picked, `${picked[0]} ${typosOf(picked[1] as string)[0]}`, `zzqqx ${picked[2]}`];
+    for (const q of queries) {
+      for (const shape of shapes) {
+        const query: SearchQuery = { q, limit: 6, after: null, ...shape };
+        const expected = (await memory.searchPage?.(query, {})) as SearchPage;
+        sent.length = 0;
+        expect(await searchPageOf(db.sql, read, query), `${q} ${JSON.stringify(shape)}`).toEqual(expected);
+        const before = sent.length;
+        sent.length = 0;
+        expect(await searchPageOf(db.sql, read, query, undefined, undefined, undefined, hint), `${q} ${JSON.stringify(shape)}, hinted`).toEqual(expected);
+        const after = sent.length;
+        expect(await searchPageOf(db.sql, read, query, undefined, undefined, undefined, wrong), `${q} ${JSON.stringify(shape)}, wrong hint`).toEqual(expected);
+        if (!tokensOf(q).some((token) => token.length >= 5 && !hint.mayPrefix(token))) expect(after, `${q}: not hinted`).toBe(before);
+        else {
+          typos++;
+          expect(after, `${q} ${JSON.stringify(shape)}: statements`).toBeLessThan(before);
+        }
+        without += before;
+        withHint += after;
+      }
+    }
+    expect(typos).toBeGreaterThan(queries.length);
+    expect(withHint).toBeLessThan(without);
   }, 300_000);
 });

@@ -30,6 +30,8 @@ export interface HostEnv {
   databasePoolMax: number;
   /** CATALOGUE_CACHE_MB: master records kept per process until the next import (0: none). */
   catalogueCacheMb: number;
+  /** CATALOGUE_TYPO_HINT_MB: the bound of the process's filter of the vocabulary that sends typos to their corrections first (0: none). */
+  catalogueTypoHintMb: number;
   /** REDIS_URL: a Redis, or any node of a Redis Cluster (detected at start, @catalogue/upstash redis-client.ts). */
   redisUrl: string | null;
   /** REDIS_SENTINELS: the sentinels (`host:port`, comma-separated) to ask for the primary; empty when unset. */
@@ -200,6 +202,7 @@ export function readEnv(env: Record<string, string | undefined>): HostEnv {
     dataDir: env.CATALOGUE_DATA_DIR || './.data',
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
     catalogueCacheMb: int(env.CATALOGUE_CACHE_MB, 64, 'CATALOGUE_CACHE_MB'),
+    catalogueTypoHintMb: int(env.CATALOGUE_TYPO_HINT_MB, 16, 'CATALOGUE_TYPO_HINT_MB'),
     redisUrl: env.REDIS_URL || null,
     ...redisSentinels(env),
     upstashUrl: env.UPSTASH_REDIS_REST_URL || null,

@@ -169,7 +169,12 @@ async function postgresStorage(env: HostEnv, closers: Array<() => Promise<void>>
   await generation.ready;
   const probes = [pg.postgresProbe(sql)];
   const recordCache = env.catalogueCacheMb > 0 ? new pg.RecordCache(generation, env.catalogueCacheMb * 1024 * 1024) : undefined;
-  const cached = recordCache ? { recordCache } : {};
+  // The filter of the vocabulary that sends a typo to its corrections first, loaded from the
+  // primary at each generation; CATALOGUE_TYPO_HINT_MB=0 keeps none.
+  const vocabularyHint =
+    env.catalogueTypoHintMb > 0 ? new pg.VocabularyHint(sql, generation, { maxBytes: env.catalogueTypoHintMb * 1024 * 1024, logger }) : undefined;
+  if (vocabularyHint) closers.push(async () => vocabularyHint.close());
+  const cached = { ...(recordCache ? { recordCache } : {}), ...(vocabularyHint ? { vocabularyHint } : {}) };
   if (env.databaseReplicaUrls.length === 0) {
     return {
       catalogue: pg.createPostgresCatalogue(sql, cached),

@@ -16,6 +16,7 @@ export { type BulkLoad, beginBulkLoad } from './bulk/bulk-load.js';
 export { BULK_COLUMNS, BULK_ID, BULK_TABLES, type BulkRowOf, type BulkTable, bulkIdOf, bulkLine } from './bulk/bulk-rows.js';
 export { createPostgresCatalogue, type PostgresCatalogueOptions } from './catalogue/index.js';
 export { DEFAULT_RECORD_CACHE_BYTES, RecordCache } from './catalogue/record-cache.js';
+export { DEFAULT_TYPO_HINT_BYTES, VocabularyHint } from './catalogue/vocabulary-hint.js';
 export { type ConnectOptions, connectPostgres } from './connect.js';
 export { MIGRATION_LOCK_KEY, type Migration, migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations.generated.js';

@@ -13,7 +13,7 @@ import { artistDossier, festivalDossier, labelDossier } from './dossiers.js';
 import { type MasterReads, masterDetailsByIds, masterDossier, masterJsonsByIds, mastersByIds } from './masters.js';
 import type { Reader } from './reader.js';
 import type { RecordCache } from './record-cache.js';
-import { facetCounts, searchDocuments, searchPageOf } from './search.js';
+import { facetCounts, type PrefixHint, searchDocuments, searchPageOf } from './search.js';
 import { breakoutList, onesToWatchList, tastemakerRanking } from './signals.js';
 import { StoredRecords } from './stored-records.js';
 
@@ -31,6 +31,12 @@ export interface PostgresCatalogueOptions extends BackstopOptions {
    * of the event loop in one query (stored-records.ts, COALESCE_UP_TO, 32); 0 never joins.
    */
   coalesceRecordReadsUpTo?: number;
+  /**
+   * The process's filter of the vocabulary (vocabulary-hint.ts): a first search page with a word
+   * no vocabulary word starts with asks for its corrections at once (search.ts). None: every
+   * typo takes the longer path; the answer is the same either way.
+   */
+  vocabularyHint?: PrefixHint;
 }
 
 export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOptions = {}): Catalogue {
@@ -46,8 +52,8 @@ export function createPostgresCatalogue(sql: Sql, options: PostgresCatalogueOpti
   };
 
   return {
-    search: (query, lifetime) => searchDocuments(sql, read, query, abortProbeOf(lifetime), options.directScoringBelow),
-    searchPage: (query, lifetime) => searchPageOf(sql, read, query, abortProbeOf(lifetime), options.directScoringBelow),
+    search: (query, lifetime) => searchDocuments(sql, read, query, abortProbeOf(lifetime), options.directScoringBelow, options.vocabularyHint),
+    searchPage: (query, lifetime) => searchPageOf(sql, read, query, abortProbeOf(lifetime), options.directScoringBelow, undefined, options.vocabularyHint),
     facets: (query, lifetime) => facetCounts(sql, read, query, abortProbeOf(lifetime)),
     master: async (id, lifetime) => (await mastersByIds(masterReads, [id], lifetime))[0] ?? null,
     masters: (ids, lifetime) => mastersByIds(masterReads, ids, lifetime),

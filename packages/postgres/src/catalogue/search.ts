@@ -1,6 +1,6 @@
 /** search and facets over search_documents. */
 import type { AbortProbe, FacetName, FacetsQuery, FacetsResult, FacetValue, SearchHitData, SearchPage, SearchPosition, SearchQuery } from '@catalogue/core';
-import { compareText, correctedOf, type MatchMode, tokensOf } from '@catalogue/core/catalogue';
+import { compareText, correctablePositions, correctedOf, type MatchMode, tokensOf } from '@catalogue/core/catalogue';
 import type { Sql } from 'postgres';
 import { facetValuesOf, type StoredFacet, storedFacetOf } from './facet-values.js';
 import type { Reader } from './reader.js';
@@ -17,7 +17,12 @@ import {
   styleWordRange,
   styleWordsReady,
 } from './search-filter.js';
-import { correctionsOf } from './typos.js';
+import { correctionsOf, type FoundCorrections } from './typos.js';
+
+/** Whether some vocabulary word may start with a word (prefix-filter.ts; false: surely none). */
+export interface PrefixHint {
+  mayPrefix(word: string): boolean;
+}
 
 const KIND_OF_TYPE = { master: 0, artist: 1, label: 2, festival: 3 } as const;
 const TYPE_OF_KIND = ['master', 'artist', 'label', 'festival'] as const;
@@ -50,8 +55,9 @@ export async function searchDocuments(
   query: SearchQuery,
   abort?: AbortProbe,
   directScoringBelow: number = DIRECT_SCORING_BELOW,
+  prefixes?: PrefixHint,
 ): Promise<SearchHitData[]> {
-  return (await searchPageOf(sql, read, query, abort, directScoringBelow)).hits;
+  return (await searchPageOf(sql, read, query, abort, directScoringBelow, TERM_SCAN_CAP, prefixes)).hits;
 }
 
 /**
@@ -65,7 +71,10 @@ export async function searchDocuments(
  * page.
  *
  * Probes whose answer is already known are not sent: a first page (no cursor) that came back
- * empty has no complete hit; a word no master of the style filter holds (its word + style
+ * empty has no complete hit; a first page with a word no vocabulary word starts with (`prefixes`,
+ * the process's filter of the vocabulary: vocabulary-hint.ts) asks for its corrections first,
+ * with the probe for a complete hit in the same statement (one statement instead of two or
+ * three for a typo: the word + style count, the ranked or scored page, then the corrections); a word no master of the style filter holds (its word + style
  * entries counted 0) has no hit at all; and a one-word query's "some" fallback is its "all"
  * page (one token is matched or not), so it is never asked for.
  */
@@ -76,6 +85,7 @@ export async function searchPageOf(
   abort?: AbortProbe,
   directScoringBelow: number = DIRECT_SCORING_BELOW,
   termScanCap: number = TERM_SCAN_CAP,
+  prefixes?: PrefixHint,
 ): Promise<SearchPage> {
   const text = queryTextOf(query.q);
   const kindCondition = query.type === 'all' ? sql`` : sql`AND kind = ${KIND_OF_TYPE[query.type]}`;
@@ -110,6 +120,22 @@ export async function searchPageOf(
   /** Whether an empty "all" page (with this query's cursor) leaves complete hits elsewhere: only a later page's cursor can. */
   const completeBeyond = (searched: QueryText) => (after ? anyComplete(searched, styleWords) : Promise.resolve(false));
   const token = text.tokens.length === 1 ? (text.tokens[0] as string) : null;
+  // A one-word query with a style filter counts its corrections' word + style entries in the corrections' statement.
+  const styleEntries = token !== null && styleWords && styles !== null ? { styles, cap: directScoringBelow } : undefined;
+  if (after === null && prefixes !== undefined && correctablePositions(text.tokens).some((position) => !prefixes.mayPrefix(text.tokens[position] as string))) {
+    // A word no vocabulary word starts with (the hint, prefix-filter.ts): the query has no complete
+    // hit, so its corrections are asked for at once, with the probe that makes sure of it (the
+    // "all" page's conditions) in the same statement; only if the hint was wrong (a filter of an
+    // older generation) does the query take the path below, one statement later.
+    // The probe: for one word under a style filter, whether it has a word + style entry (as the
+    // count below, whose 0 skips the "all" page), else whether the "all" page has a row.
+    const complete =
+      token !== null && styleWords && styles !== null && directScoringBelow > 0
+        ? sql`EXISTS (SELECT 1 FROM search_style_words WHERE ${styleWordRange(sql, token, styles)})`
+        : sql`EXISTS (SELECT 1 FROM search_documents WHERE ${matchConditions(sql, text, query.filters, 'all', styleWords)} ${kindCondition})`;
+    const found = await correctionsOf(sql, read, text.tokens, abort, styleEntries, complete);
+    if (found.typedMatched === false) return correctedPageOf(found);
+  }
   // The word's word + style entries (counted up to directScoringBelow): the masters the style filter and the word find.
   const entries = token !== null && styleWords && styles !== null ? await styleWordCount(sql, read, token, styles, directScoringBelow, abort) : null;
   // Known empty: no master of the styles has a word the token prefixes (counted: a cap of 0 counts nothing).
@@ -117,25 +143,26 @@ export async function searchPageOf(
   const direct = entries !== null && entries < directScoringBelow;
   const ranked = token !== null && !direct ? await topByTerm(sql, read, token, query, abort) : null;
   if (ranked && ranked.length === query.limit) return { hits: ranked.map(hitOf), corrected: {} };
-  let rows = none ? [] : await page('all');
+  const rows = none ? [] : await page('all');
   if (rows.length === 0 && text.tokens.length > 0 && (none || !(await completeBeyond(text)))) {
-    // A one-word query with a style filter counts its corrections' word + style entries in the same statement.
-    const styleEntries = token !== null && styleWords && styles !== null ? { styles, cap: directScoringBelow } : undefined;
-    const found = await correctionsOf(sql, read, text.tokens, abort, styleEntries);
-    const { corrections, documentsOf } = found;
-    if (corrections.size === 0) rows = token !== null ? [] : await page('some');
-    else {
-      const corrected = correctedQueryText(text, corrections);
-      if (token !== null) rows = await correctedWordPage(token, corrected, corrections.get(0) as string[], documentsOf, found.styleEntriesOf);
-      else {
-        rows = await pageOf(corrected, 'all', styleWords);
-        if (rows.length === 0 && !(await completeBeyond(corrected))) rows = await pageOf(corrected, 'some', styleWords);
-      }
-      const hits = rows.map(hitOf);
-      return { hits, corrected: correctedOf(text.tokens, corrections, hits, tokensOf) };
-    }
+    return correctedPageOf(await correctionsOf(sql, read, text.tokens, abort, styleEntries));
   }
   return { hits: rows.map(hitOf), corrected: {} };
+
+  /** The page of a query with no complete hit, by its corrections (none: some token, or no hit for one word). */
+  async function correctedPageOf(found: FoundCorrections): Promise<SearchPage> {
+    const { corrections, documentsOf } = found;
+    if (corrections.size === 0) return { hits: (token !== null ? [] : await page('some')).map(hitOf), corrected: {} };
+    const corrected = correctedQueryText(text, corrections);
+    let rows: HitRow[];
+    if (token !== null) rows = await correctedWordPage(token, corrected, corrections.get(0) as string[], documentsOf, found.styleEntriesOf);
+    else {
+      rows = await pageOf(corrected, 'all', styleWords);
+      if (rows.length === 0 && !(await completeBeyond(corrected))) rows = await pageOf(corrected, 'some', styleWords);
+    }
+    const hits = rows.map(hitOf);
+    return { hits, corrected: correctedOf(text.tokens, corrections, hits, tokensOf) };
+  }
 
   /**
    * A corrected one-word query's page: with a style filter whose corrections' word + style
@@ -315,7 +342,12 @@ async function topByCorrections(
         ORDER BY t.score DESC, t.kind, t.id
         LIMIT ${query.limit}
       ) AS f
-    ),
+    )${
+      streams.length === 1
+        ? // One correction's rows are all read before its cut (its `cap`-th row): no bound excludes any.
+          sql`
+    SELECT kind, id, slug, name, year, artists, genres, styles, credits, score FROM found f`
+        : sql`,
     bound AS (
       SELECT c.term_score, c.kind, c.id
       FROM unnest(${words}::text[], ${places}::int[]) AS v(word, n)
@@ -330,7 +362,8 @@ async function topByCorrections(
       LIMIT 1
     )
     SELECT kind, id, slug, name, year, artists, genres, styles, credits, score FROM found f
-    WHERE NOT EXISTS (SELECT 1 FROM bound b WHERE f.term_score < b.term_score OR (f.term_score = b.term_score AND (f.kind, f.id) > (b.kind, b.id)))
+    WHERE NOT EXISTS (SELECT 1 FROM bound b WHERE f.term_score < b.term_score OR (f.term_score = b.term_score AND (f.kind, f.id) > (b.kind, b.id)))`
+    }
     ORDER BY f.term_score DESC, f.kind, f.id
     LIMIT ${query.limit}`,
   );

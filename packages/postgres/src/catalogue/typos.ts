@@ -26,7 +26,7 @@ import {
   TRIGRAM_THRESHOLD,
   type VocabularyWord,
 } from '@catalogue/core/catalogue';
-import type { Sql } from 'postgres';
+import type { Fragment, Sql } from 'postgres';
 import type { Reader } from './reader.js';
 
 /** A query's corrections by word position, and the documents holding each correction (search_vocabulary's count; 0 when unknown). */
@@ -35,6 +35,8 @@ export interface FoundCorrections {
   documentsOf(word: string): number;
   /** A correction's word + style entries under `styleEntries.styles`, counted up to its cap (undefined when not asked). */
   styleEntriesOf(word: string): number | undefined;
+  /** The `typedProbe`'s answer, evaluated in the same statement (undefined when none was given). */
+  typedMatched?: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function correctionsOf(
   tokens: readonly string[],
   abort?: AbortProbe,
   styleEntries?: StyleEntries,
+  typedProbe?: Fragment,
 ): Promise<FoundCorrections> {
   const positions = correctablePositions(tokens);
   const corrections = new Map<number, string[]>();
@@ -73,9 +76,9 @@ export async function correctionsOf(
       for (const form of [word, ...deletions]) note(wordsOfDeletion, form, word);
     } else for (const variant of nearVariantsOf(word)) note(wordsOfVariant, variant, word);
   }
-  const rows = await read(
+  const answered = await read(
     abort,
-    () => sql<Array<VocabularyWord & { token: string | null; deletion: string | null; style_entries: number | null }>>`
+    () => sql<Array<VocabularyWord & { token: string | null; deletion: string | null; style_entries: number | null; typed: boolean | null }>>`
     WITH ${
       similar.length === 0
         ? sql``
@@ -114,9 +117,15 @@ export async function correctionsOf(
             SELECT 1 FROM search_style_words s
             WHERE s.style_key = ANY(${styleEntries.styles}::text[]) AND s.token >= found.word AND s.token < (found.word || '~')
             LIMIT ${styleEntries.cap}) AS few)`
-    } AS style_entries
-    FROM found`,
+    } AS style_entries, ${
+      typedProbe === undefined
+        ? sql`NULL::boolean AS typed FROM found`
+        : // The probe's one answer, on every row, and on a row of its own when nothing was found.
+          sql`probe.typed FROM (SELECT ${typedProbe} AS typed) AS probe LEFT JOIN found ON TRUE`
+    }`,
   );
+  const typedMatched = typedProbe === undefined ? undefined : answered[0]?.typed === true;
+  const rows = answered.filter((row) => row.word !== null);
   const byWord = new Map<string, VocabularyWord[]>();
   const add = (word: string, row: VocabularyWord) => {
     const list = byWord.get(word);
@@ -140,5 +149,6 @@ export async function correctionsOf(
     corrections: correctionsAffordable(tokens, corrections, documentsOf) ? corrections : new Map(),
     documentsOf,
     styleEntriesOf: (word) => entries.get(word),
+    ...(typedMatched === undefined ? {} : { typedMatched }),
   };
 }

@@ -12,6 +12,7 @@ import type { Sql } from 'postgres';
 import type { BackstopOptions } from '../backstops.js';
 import { createPostgresCatalogue } from '../catalogue/index.js';
 import type { RecordCache } from '../catalogue/record-cache.js';
+import type { PrefixHint } from '../catalogue/search.js';
 import { type CatalogueGeneration, watchCatalogueGeneration } from './catalogue-generation.js';
 import { ReplicaSet, type ReplicaSetOptions, type ReplicaStatus } from './replica-set.js';
 
@@ -23,6 +24,8 @@ export interface ReplicatedCatalogueOptions extends BackstopOptions, ReplicaSetO
   generation?: CatalogueGeneration;
   /** Master records kept in process until the next import, shared by every pool's reads. */
   recordCache?: RecordCache;
+  /** The process's filter of the vocabulary (catalogue/vocabulary-hint.ts), shared by every pool's searches. */
+  vocabularyHint?: PrefixHint;
 }
 
 export interface ReplicatedCatalogue {
