@@ -28,7 +28,7 @@ await generation.ready;
 const recordCache = cacheMb > 0 ? new RecordCache(generation, cacheMb * 1024 * 1024) : undefined;
 const typoHintMb = Number(process.env.CATALOGUE_TYPO_HINT_MB ?? 16);
 const vocabularyHint = typoHintMb > 0 ? new VocabularyHint(sql, generation, { maxBytes: typoHintMb * 1024 * 1024 }) : undefined;
-await vocabularyHint?.refresh();
+await vocabularyHint?.loaded;
 const service = createService(
   {
     catalogue: createPostgresCatalogue(sql, { ...(recordCache ? { recordCache } : {}), ...(vocabularyHint ? { vocabularyHint } : {}) }),

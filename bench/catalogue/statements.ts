@@ -15,8 +15,9 @@ const captured: Array<{ query: string; params: unknown[] }> = [];
 const sql = connectPostgres(url, { max: 1, postgres: { debug: (_c, query, params) => captured.push({ query, params: params as unknown[] }) } });
 const explainer = connectPostgres(url, { max: 1 });
 // BENCH_TYPO_HINT=0: without the process's filter of the vocabulary (catalogue/vocabulary-hint.ts).
-const hint = process.env.BENCH_TYPO_HINT === '0' ? undefined : new VocabularyHint(connectPostgres(url, { max: 1 }), null);
-await hint?.refresh();
+const hintSql = connectPostgres(url, { max: 1 });
+const hint = process.env.BENCH_TYPO_HINT === '0' ? undefined : new VocabularyHint(hintSql, null);
+await hint?.loaded;
 const catalogue = createPostgresCatalogue(sql, hint ? { vocabularyHint: hint } : {});
 const targets = await sampleTargets(url);
 const queries = route === 'search' ? targets.searchQueries : targets.typoQueries;
@@ -59,3 +60,4 @@ for (const [shape, e] of [...shapes].sort((a, b) => b[1].exec + b[1].plan - (a[1
 }
 await sql.end();
 await explainer.end();
+await hintSql.end();

@@ -47,7 +47,7 @@ describe('typo tolerance on PostgreSQL', () => {
     generation = watchCatalogueGeneration(db.sql);
     await generation.ready;
     hint = new VocabularyHint(db.sql, generation);
-    await hint.refresh();
+    await hint.loaded;
     store = await serviceOn(createPostgresCatalogue(db.sql, { vocabularyHint: hint }), createPostgresAccounts(db.sql));
   }, 120_000);
 

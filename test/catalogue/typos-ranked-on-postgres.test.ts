@@ -110,7 +110,7 @@ describe('a typo’s first page with the process’s filter of the vocabulary (v
   it('is the same page in fewer statements; a filter that is wrong about every word changes no page', async () => {
     const memory = createMemoryCatalogue(data);
     const hint = new VocabularyHint(db.sql, null);
-    await hint.refresh();
+    await hint.loaded;
     expect(hint.filter).not.toBeNull();
     // A filter of another generation at its worst: no word of the catalogue is in it.
     const wrong: PrefixHint = { mayPrefix: (word) => word.length < 5 };

@@ -120,24 +120,26 @@ export async function searchPageOf(
   /** Whether an empty "all" page (with this query's cursor) leaves complete hits elsewhere: only a later page's cursor can. */
   const completeBeyond = (searched: QueryText) => (after ? anyComplete(searched, styleWords) : Promise.resolve(false));
   const token = text.tokens.length === 1 ? (text.tokens[0] as string) : null;
-  // A one-word query with a style filter counts its corrections' word + style entries in the corrections' statement.
-  const styleEntries = token !== null && styleWords && styles !== null ? { styles, cap: directScoringBelow } : undefined;
+  // A one-word query under a style filter: counted by its word + style entries (search_style_words).
+  const styleWord = token !== null && styleWords && styles !== null ? { token, styles } : null;
+  // Its corrections' word + style entries are counted in the corrections' statement.
+  const styleEntries = styleWord ? { styles: styleWord.styles, cap: directScoringBelow } : undefined;
   if (after === null && prefixes !== undefined && correctablePositions(text.tokens).some((position) => !prefixes.mayPrefix(text.tokens[position] as string))) {
     // A word no vocabulary word starts with (the hint, prefix-filter.ts): the query has no complete
-    // hit, so its corrections are asked for at once, with the probe that makes sure of it (the
-    // "all" page's conditions) in the same statement; only if the hint was wrong (a filter of an
-    // older generation) does the query take the path below, one statement later.
-    // The probe: for one word under a style filter, whether it has a word + style entry (as the
-    // count below, whose 0 skips the "all" page), else whether the "all" page has a row.
+    // hit, so its corrections are asked for at once, with the probe that makes sure of it in the
+    // same statement — for one word under a style filter, whether it has a word + style entry (as
+    // the count below, whose 0 skips the "all" page), else whether the "all" page has a row. Only
+    // if the hint was wrong (a filter of an older generation) does the query take the path below,
+    // one statement later.
     const complete =
-      token !== null && styleWords && styles !== null && directScoringBelow > 0
-        ? sql`EXISTS (SELECT 1 FROM search_style_words WHERE ${styleWordRange(sql, token, styles)})`
+      styleWord && directScoringBelow > 0
+        ? sql`EXISTS (SELECT 1 FROM search_style_words WHERE ${styleWordRange(sql, styleWord.token, styleWord.styles)})`
         : sql`EXISTS (SELECT 1 FROM search_documents WHERE ${matchConditions(sql, text, query.filters, 'all', styleWords)} ${kindCondition})`;
     const found = await correctionsOf(sql, read, text.tokens, abort, styleEntries, complete);
     if (found.typedMatched === false) return correctedPageOf(found);
   }
   // The word's word + style entries (counted up to directScoringBelow): the masters the style filter and the word find.
-  const entries = token !== null && styleWords && styles !== null ? await styleWordCount(sql, read, token, styles, directScoringBelow, abort) : null;
+  const entries = styleWord ? await styleWordCount(sql, read, styleWord.token, styleWord.styles, directScoringBelow, abort) : null;
   // Known empty: no master of the styles has a word the token prefixes (counted: a cap of 0 counts nothing).
   const none = entries === 0 && directScoringBelow > 0;
   const direct = entries !== null && entries < directScoringBelow;

@@ -60,6 +60,11 @@ export class VocabularyHint implements PrefixHint {
     return this.#filter?.mayPrefix(word) ?? true;
   }
 
+  /** Resolves when the load under way (the one the constructor began, or a generation's) has ended. */
+  get loaded(): Promise<void> {
+    return this.#loading ?? Promise.resolve();
+  }
+
   /** Loads the vocabulary again; resolves when the filter in use is of a load begun after this call. */
   refresh(): Promise<void> {
     if (this.#closed) return Promise.resolve();
