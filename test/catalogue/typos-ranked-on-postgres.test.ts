@@ -14,6 +14,7 @@ import { generateCatalogue } from '../../packages/importer/src/generate/generate
 import type { Reader } from '../../packages/postgres/src/catalogue/reader.js';
 import { type PrefixHint, rowCursorOf, searchPageOf } from '../../packages/postgres/src/catalogue/search.js';
 import { VocabularyHint } from '../../packages/postgres/src/catalogue/vocabulary-hint.js';
+import { connectPostgres } from '../../packages/postgres/src/connect.js';
 import { createPostgresDatabase, loadCatalogue, type TestDatabase } from '../conformance/databases.js';
 
 const data: CatalogueData = generateCatalogue({ scale: { artists: 200, labels: 30, festivals: 4, masters: 800, bandcampArtists: 20 } });
@@ -152,4 +153,21 @@ describe('a typo’s first page with the process’s filter of the vocabulary (v
     expect(typos).toBeGreaterThan(queries.length);
     expect(withHint).toBeLessThan(without);
   }, 300_000);
+});
+
+describe('the filter of the vocabulary when PostgreSQL does not answer its load', () => {
+  it('keeps no filter, says "may" for every word and logs the failure; search answers as without it', async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    // A port nothing listens on: the load's first statement fails (connection refused).
+    const away = connectPostgres('postgres://postgres@127.0.0.1:1/none', { max: 1 });
+    const hint = new VocabularyHint(away, null, { logger: { log: (line) => logged.push(line as Record<string, unknown>) } });
+    await hint.loaded;
+    expect(hint.filter).toBeNull();
+    expect(hint.mayPrefix('zzqqxx')).toBe(true);
+    expect(logged.map((line) => line.kind)).toEqual(['catalogue.typo_hint_failed']);
+    const word = tokensOf((data.masters[0] as { title: string }).title).find((token) => token.length >= 5) ?? 'music';
+    const query: SearchQuery = { q: typosOf(word)[0] as string, type: 'all', filters: {}, limit: 6, after: null };
+    expect(await searchPageOf(db.sql, read, query, undefined, undefined, undefined, hint)).toEqual(await searchPageOf(db.sql, read, query));
+    await away.end({ timeout: 1 });
+  });
 });
