@@ -6,11 +6,18 @@
  * - **From the send.** The limiter's commands of one event-loop turn leave together at the turn's
  *   end (tcp-sender.ts uncorks in a setImmediate), so a call's `ms` start there too: a host busy
  *   with a spike of requests in one turn does not spend the store's time.
- * - **After an I/O poll.** The timer fires in the loop's timers phase, before the poll phase reads
- *   the sockets. A host whose loop was late (a busy turn) would otherwise time out replies that
- *   arrived long ago and sit unread in the socket. So an expired call is rejected in the check
- *   phase (setImmediate) of the same loop iteration, after a poll phase that began past its
- *   deadline: it fails only if the store had not answered `ms` after the call was sent.
+ * - **After an I/O poll.** A timer can fire while replies sit unread in the socket: on Node the
+ *   timers phase comes before the poll phase; on Bun and Deno the poll comes first, but a reply
+ *   that reached the socket while that poll was busy handling requests waits for the next one.
+ *   A host whose loop was late (a busy turn) would otherwise time out replies that arrived long
+ *   ago. So an expired call is judged only after a poll phase that began past its deadline: the
+ *   sweep queues an immediate, which queues a zero timer. Every one of these runtimes runs its
+ *   timers before its immediates within an iteration, so that timer fires in a later iteration
+ *   than the sweep's, with a poll between (Node: the sweep's own iteration's; Bun, Deno: the next
+ *   one's). An immediate alone is not enough: Bun and Deno run the immediate a timer queues before
+ *   their next poll (measured with a real redis-server on 2026-11-28, and the cause of the Bun
+ *   host's fail-opens in the Redis Cluster fleet test). The call fails only if the store had not
+ *   answered `ms` after the call was sent; the verdict comes a millisecond or so later.
  * - **Minus the host's stalls.** A timer that fires late (an idle loop fires it on time) means
  *   the host held the loop since this limit's last callback ran; no reply could be read
  *   meanwhile, so every call waiting then gets that time back. This also covers transports that
@@ -70,7 +77,7 @@ export function timeLimit(ms: number, loop: LoopClock = PROCESS_LOOP): TimeLimit
   let tail: Pending | null = null;
   /** The calls of the current turn, stamped with their deadline at its end. */
   let unstamped: Pending[] = [];
-  /** A sweep (timer) or a confirmation (setImmediate) is scheduled. */
+  /** A sweep (timer) or a confirmation (an immediate, then a timer) is scheduled. */
   let scheduled = false;
   /** When the armed timer should fire. */
   let armedFor = 0;
@@ -122,9 +129,9 @@ export function timeLimit(ms: number, loop: LoopClock = PROCESS_LOOP): TimeLimit
       if (Number.isFinite(head.due)) arm(head);
       return;
     }
-    // Due: let this iteration's poll phase read what has arrived, then judge (see the header).
+    // Due: let a poll phase that starts from here read what has arrived, then judge (see the header).
     scheduled = true;
-    loop.setImmediate(() => confirm(now));
+    loop.setImmediate(() => loop.setTimeout(() => confirm(now), 0));
   }
 
   function confirm(sweptAt: number): void {
