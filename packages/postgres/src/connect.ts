@@ -6,10 +6,12 @@
  *   pool's failure count, so after a burst of terminations queued queries waited out the
  *   request deadline (15 s) for a reconnect; capped at 1 s here, they get a connection or a
  *   503 database_unavailable well inside it (docs/decisions.md §8);
- * - a connect timeout under the request deadline (postgres.js's default is 30 s).
+ * - a connect timeout under the request deadline (postgres.js's default is 30 s);
+ * - Nagle's algorithm off, as libpq has it (no-delay-socket.ts).
  */
 import postgres, { type Options, type Sql } from 'postgres';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './backstops.js';
+import { noDelaySocketOption } from './no-delay-socket.js';
 
 export interface ConnectOptions {
   /** Pool size (DATABASE_POOL_MAX, default 10; 1 for PGlite, which serves one connection). */
@@ -35,6 +37,7 @@ export function connectPostgres(url: string, options: ConnectOptions = {}): Sql 
     onnotice: () => undefined,
     backoff: reconnectDelaySeconds,
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    ...noDelaySocketOption(url),
     ...options.postgres,
     connection: { application_name: 'catalogue', ...options.postgres?.connection, statement_timeout: statementTimeout },
   });

@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
-import { BULK_ID, type BulkTable, bulkLine } from '@catalogue/postgres';
+import { BULK_ID, type BulkTable, bulkLine, noDelaySocketOption } from '@catalogue/postgres';
 import postgres from 'postgres';
 import { DumpScanner, type KnownHashes } from './dump-scanner.js';
 import { StoredHashes } from './known-hashes.js';
@@ -61,7 +61,7 @@ async function post(message: DumpWorkerMessage): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  const sql = data.databaseUrl ? postgres(data.databaseUrl, { max: 1, onnotice: () => undefined }) : null;
+  const sql = data.databaseUrl ? postgres(data.databaseUrl, { max: 1, onnotice: () => undefined, ...noDelaySocketOption(data.databaseUrl) }) : null;
   let known: KnownHashes | undefined;
   let batch = '';
   let records = 0;

@@ -7,6 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import postgres from 'postgres';
+import { noDelaySocketOption } from '../no-delay-socket.js';
 import { writeOutput } from './derived-page-task.js';
 import { type PageKind, type PageOutput, pageOutput } from './derived-pages.js';
 import { type IdRange, readPage } from './derived-queries.js';
@@ -33,6 +34,8 @@ const { databaseUrl } = workerData as DerivedWorkerData;
 const sql = postgres(databaseUrl, {
   max: 2,
   onnotice: () => undefined,
+  // Each page ends two COPYs; with Nagle on, each CopyDone waited for a delayed ACK (no-delay-socket.ts).
+  ...noDelaySocketOption(databaseUrl),
   connection: { application_name: 'catalogue', jit: 'off', statement_timeout: 0, synchronous_commit: 'off' },
 });
 
