@@ -20,7 +20,7 @@ export { DEFAULT_TYPO_HINT_BYTES, VocabularyHint } from './catalogue/vocabulary-
 export { type ConnectOptions, connectPostgres } from './connect.js';
 export { MIGRATION_LOCK_KEY, type Migration, migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations.generated.js';
-export { noDelaySocket, noDelaySocketOption } from './no-delay-socket.js';
+export { noDelaySocket } from './no-delay-socket.js';
 export { outboxDepth } from './outbox-depth.js';
 export { postgresProbe } from './readiness.js';
 export { type CatalogueGeneration, type GenerationState, watchCatalogueGeneration } from './replicas/catalogue-generation.js';

@@ -8,8 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
-import { BULK_ID, type BulkTable, bulkLine, noDelaySocketOption } from '@catalogue/postgres';
-import postgres from 'postgres';
+import { BULK_ID, type BulkTable, bulkLine, connectPostgres } from '@catalogue/postgres';
 import { DumpScanner, type KnownHashes } from './dump-scanner.js';
 import { StoredHashes } from './known-hashes.js';
 import { ImportError } from './record-error.js';
@@ -61,7 +60,8 @@ async function post(message: DumpWorkerMessage): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  const sql = data.databaseUrl ? postgres(data.databaseUrl, { max: 1, onnotice: () => undefined, ...noDelaySocketOption(data.databaseUrl) }) : null;
+  // The service's pool settings (Nagle off among them), with no statement timeout, as the import's own pool.
+  const sql = data.databaseUrl ? connectPostgres(data.databaseUrl, { max: 1, statementTimeoutMs: 0 }) : null;
   let known: KnownHashes | undefined;
   let batch = '';
   let records = 0;

@@ -6,8 +6,7 @@
  * the one before that COPYed at once, so PostgreSQL and this thread work side by side. See derived-threads.ts for the other side.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import postgres from 'postgres';
-import { noDelaySocketOption } from '../no-delay-socket.js';
+import { connectPostgres } from '../connect.js';
 import { writeOutput } from './derived-page-task.js';
 import { type PageKind, type PageOutput, pageOutput } from './derived-pages.js';
 import { type IdRange, readPage } from './derived-queries.js';
@@ -28,16 +27,11 @@ export type DerivedReply = { id: number } | { id: number; error: string };
 const port = parentPort;
 if (!port) throw new Error('derived-worker.ts runs as a worker thread');
 const { databaseUrl } = workerData as DerivedWorkerData;
-// As the import's own pool (importer's cli/database.ts): no statement timeout, no JIT. Each
-// page's COPY commits on its own, into a table dropped unless the whole pass completes, so no
-// commit needs to wait for its WAL flush (about 0.5 ms each here, two per page).
-const sql = postgres(databaseUrl, {
-  max: 2,
-  onnotice: () => undefined,
-  // Each page ends two COPYs; with Nagle on, each CopyDone waited for a delayed ACK (no-delay-socket.ts).
-  ...noDelaySocketOption(databaseUrl),
-  connection: { application_name: 'catalogue', jit: 'off', statement_timeout: 0, synchronous_commit: 'off' },
-});
+// As the import's own pool (importer's cli/database.ts, through the same connectPostgres, so
+// Nagle is off: each page ends two COPYs): no statement timeout, no JIT. Each page's COPY
+// commits on its own, into a table dropped unless the whole pass completes, so no commit needs
+// to wait for its WAL flush (about 0.5 ms each here, two per page).
+const sql = connectPostgres(databaseUrl, { max: 2, statementTimeoutMs: 0, postgres: { connection: { jit: 'off', synchronous_commit: 'off' } } });
 
 /**
  * Pages are computed in the order they came, each one's read started as soon as it arrives; a
