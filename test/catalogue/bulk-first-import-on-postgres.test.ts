@@ -2,7 +2,9 @@
  * A first bulk import on PostgreSQL (issue 29, item 3): an agent is loaded with its slug base as
  * its slug and only the rows whose base a lower id holds are rewritten (an UPDATE of every row
  * took 16.5 s of artists at 4 M records and left half their heap dead); the link table is
- * built beside the key and indexes, from the rows the key kept.
+ * built beside the key and indexes, from the rows the key kept; every table swapped in arrives
+ * with its statistics (finish()'s first joins ran on none: links took 15.2 s at 4 M records
+ * instead of 2.8, a hash of every release where 1,292 index probes did).
  */
 import { beginBulkLoad, bulkLine, migrate } from '@catalogue/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,5 +74,22 @@ describe('bulk load: a first import', () => {
       { artist_id: 3, release_id: 11 },
     ]);
     expect(await db.sql`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'import\\_%'`).toEqual([{ n: 0 }]);
+  });
+
+  it('swaps in every table with its statistics, so the joins finish() runs first are planned on them', async () => {
+    await db.sql`TRUNCATE artists, releases, release_credits CASCADE`;
+    const load = await beginBulkLoad(db.sql);
+    await load.copy('artists', lines(...Array.from({ length: 50 }, (_, i) => artist(i + 1, `Artist ${i + 1}`))));
+    await load.copy('releases', lines(...Array.from({ length: 200 }, (_, i) => release(100 + i, (i % 50) + 1))));
+    expect(await load.apply()).toBe(true);
+    const analyzed = await db.sql<Array<{ table: string; rows: number; columns: number }>>`
+      SELECT c.relname AS table, c.reltuples::int AS rows, (SELECT count(*)::int FROM pg_stats s WHERE s.schemaname = 'public' AND s.tablename = c.relname) AS columns
+      FROM pg_class c WHERE c.relname IN ('artists', 'releases', 'release_credits') AND c.relkind = 'r' ORDER BY c.relname`;
+    expect(analyzed).toEqual([
+      { table: 'artists', rows: 50, columns: expect.any(Number) },
+      { table: 'release_credits', rows: 200, columns: expect.any(Number) },
+      { table: 'releases', rows: 200, columns: expect.any(Number) },
+    ]);
+    for (const { table, columns } of analyzed) expect(columns, table).toBeGreaterThan(0);
   });
 });

@@ -12,19 +12,30 @@ import { SOURCE_ID_RANGE } from '@catalogue/core/catalogue';
 import type { TransactionSql } from 'postgres';
 import { type Db, within } from './db.js';
 
-/** Credits as (jsonb ref) rows: `{discogs_id, name}` objects naming an agent of the kind. */
+/**
+ * Credits as (id, name) rows naming an agent of the kind. Each list is read with
+ * jsonb_to_recordset, one pass per element straight into typed columns: with
+ * jsonb_array_elements and `->>` on each element the artists' statement took 15.4 s at 4 M
+ * records, 8.6 s this way (issue 29). A credit's discogs_id is a number or null (core's
+ * mappers); a row without one names no agent.
+ */
+const each = (table: string, list: string) =>
+  `SELECT c.discogs_id AS id, c.name FROM ${table}, jsonb_to_recordset(doc->'${list}') AS c(discogs_id bigint, name text)`;
+
 const CREDITS = {
-  artist: `
-    SELECT c FROM masters, jsonb_array_elements(doc->'artists') AS c
-    UNION ALL SELECT c FROM releases, jsonb_array_elements(doc->'artists') AS c
-    UNION ALL SELECT c FROM releases, jsonb_array_elements(doc->'extra_artists') AS c
-    UNION ALL SELECT c FROM artists, jsonb_array_elements(doc->'aliases') AS c
-    UNION ALL SELECT c FROM artists, jsonb_array_elements(doc->'members') AS c
-    UNION ALL SELECT c FROM artists, jsonb_array_elements(doc->'groups') AS c`,
-  label: `
-    SELECT c FROM releases, jsonb_array_elements(doc->'labels') AS c
-    UNION ALL SELECT doc->'parent' FROM labels WHERE jsonb_typeof(doc->'parent') = 'object'
-    UNION ALL SELECT c FROM labels, jsonb_array_elements(doc->'sublabels') AS c`,
+  artist: [
+    each('masters', 'artists'),
+    each('releases', 'artists'),
+    each('releases', 'extra_artists'),
+    each('artists', 'aliases'),
+    each('artists', 'members'),
+    each('artists', 'groups'),
+  ].join(' UNION ALL '),
+  label: [
+    each('releases', 'labels'),
+    `SELECT (doc->'parent'->>'discogs_id')::bigint, doc->'parent'->>'name' FROM labels WHERE jsonb_typeof(doc->'parent'->'discogs_id') = 'number'`,
+    each('labels', 'sublabels'),
+  ].join(' UNION ALL '),
 } as const;
 
 /** The stub's document: the dump row's shape (ArtistRow / LabelRow) with only the name known. */
@@ -41,14 +52,10 @@ async function refreshStubs(tx: TransactionSql, kind: 'artist' | 'label'): Promi
   const offset = kind === 'artist' ? 1 : 2;
   await tx.unsafe(`
     CREATE TEMPORARY TABLE wanted_stubs ON COMMIT DROP AS
-    WITH credits AS (${CREDITS[kind]}),
-    named AS (
-      SELECT (c->>'discogs_id')::bigint AS id, coalesce(c->>'name', '') AS name
-      FROM credits WHERE jsonb_typeof(c->'discogs_id') = 'number'
-    ),
+    WITH named AS (${CREDITS[kind]}),
     tally AS (
-      SELECT id::int AS id, name, count(*) AS n FROM named
-      WHERE id BETWEEN 1 AND ${SOURCE_ID_RANGE.held} GROUP BY id, name
+      SELECT id::int AS id, coalesce(name, '') AS name, count(*) AS n FROM named
+      WHERE id BETWEEN 1 AND ${SOURCE_ID_RANGE.held} GROUP BY 1, 2
     )
     SELECT DISTINCT ON (t.id) t.id, t.name FROM tally t
     WHERE NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.discogs_id = t.id AND NOT x.stub)
