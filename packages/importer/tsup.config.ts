@@ -1,7 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'generate/index': 'src/generate/index.ts', 'seed/index': 'src/seed/index.ts' },
+  // The worker threads of the bulk import, loaded next to the bundle (discogs/start-worker.ts).
+  entry: {
+    index: 'src/index.ts',
+    'generate/index': 'src/generate/index.ts',
+    'seed/index': 'src/seed/index.ts',
+    'dump-worker': 'src/discogs/dump-worker.ts',
+    'parse-helper-worker': 'src/discogs/parse-helper-worker.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -18,6 +18,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BulkLoad } from '@catalogue/postgres';
+import { type ParseHelper, startParseHelper } from '../discogs/parse-helper.js';
 import { peekDumpKind } from '../discogs/peek-kind.js';
 import { type DumpReading, readDumpInWorker } from '../discogs/read-dump.js';
 import type { ImportContext } from './import-discogs.js';
@@ -57,6 +58,7 @@ export async function importDiscogsBulk(files: readonly string[], target: BulkTa
   const load = await target.begin();
   const board = startProgressBoard(context.progress);
   const readings = new Set<DumpReading>();
+  const helping: Helping = {};
   let failure: { error: unknown } | undefined;
   try {
     const reportStep = (step: string, seconds: number) => {
@@ -68,9 +70,15 @@ export async function importDiscogsBulk(files: readonly string[], target: BulkTa
       for (let group = groups.shift(); group !== undefined && !failure; group = groups.shift()) {
         for (const dump of group) {
           if (failure) return;
-          await importFile(dump, target.url, load, board, context, readings);
+          await importFile(dump, target.url, load, board, context, readings, helping);
         }
       }
+      // No file left for this lane: its core goes to the files still being read, through a
+      // parse helper started now, when this lane's reader has ended (a helper beside two
+      // readers took the loader to 356 MB at 1 M records, against its 300 MB goal).
+      if (failure || readings.size === 0) return;
+      helping.helper ??= startParseHelper();
+      for (const reading of readings) reading.useHelper(helping.helper.connect());
     };
     await Promise.allSettled(
       Array.from({ length: LANES }, () =>
@@ -92,7 +100,13 @@ export async function importDiscogsBulk(files: readonly string[], target: BulkTa
     throw error;
   } finally {
     board.stop();
+    await helping.helper?.stop();
   }
+}
+
+/** The import's parse helper, once a lane has run out of files. */
+interface Helping {
+  helper?: ParseHelper;
 }
 
 /** One file read by its worker and COPYed into its import table; `url`: where stored hashes are read. */
@@ -103,10 +117,12 @@ async function importFile(
   board: ProgressBoard,
   context: ImportContext,
   readings: Set<DumpReading>,
+  helping: Helping,
 ): Promise<void> {
   const startedAt = performance.now();
   const progress = board.start(path.basename(file), size);
   const reading = readDumpInWorker(file, url);
+  if (helping.helper) reading.useHelper(helping.helper.connect());
   readings.add(reading);
   try {
     const table = await reading.kind;

@@ -39,6 +39,13 @@ export interface ScannedRow {
 
 export type ScanStep = 'need-input' | 'need-known';
 
+/**
+ * Offered each record to be parsed (cut, hashed and not skipped as unchanged), with its 1-based
+ * number in the file; true when the callee takes it (dump-worker.ts hands it to the parse
+ * helper), and then the scanner only counts it.
+ */
+export type HandOff = (record: Buffer, hash: string, recordNumber: number) => boolean;
+
 function uuidOf(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
@@ -90,6 +97,7 @@ export class DumpScanner {
     expectedKind: DiscogsKind | undefined,
     private readonly knownFor: ((kind: DiscogsKind) => KnownHashes | undefined) | undefined,
     private readonly emit: (row: ScannedRow) => void,
+    private readonly handOff?: HandOff,
   ) {
     this.collector = new RecordCollector(source, expectedKind);
   }
@@ -151,18 +159,27 @@ export class DumpScanner {
         const stored = this.known.lookup(id);
         if (stored === 'more') return 'need-known';
         if (stored === hash) {
-          this.records += 1;
           this.unchanged += 1;
-          this.collector.recordCount += 1;
-          if (between.length > 1) this.feed(between);
+          this.skip(between);
           return 'done';
         }
       }
+    }
+    if (this.handOff?.(record, hash, this.records + 1)) {
+      this.skip(between);
+      return 'done';
     }
     if (between.length > 0) this.feed(between);
     this.feed(record);
     this.drain(hash);
     return 'done';
+  }
+
+  /** A record not parsed here (unchanged, or handed off): counted, and the document around it kept whole. */
+  private skip(between: Buffer): void {
+    this.records += 1;
+    this.collector.recordCount += 1;
+    if (between.length > 1) this.feed(between);
   }
 
   private feed(bytes: Buffer): void {

@@ -6,12 +6,15 @@
  * whatever the file's size. See read-dump.ts for the main thread's side.
  */
 import { createReadStream } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
 import { BULK_ID, type BulkTable, bulkLine, connectPostgres } from '@catalogue/postgres';
 import { DumpScanner, type KnownHashes } from './dump-scanner.js';
+import type { DiscogsKind } from './kinds.js';
 import { StoredHashes } from './known-hashes.js';
+import { transferableUtf8 } from './parse-segment.js';
 import { ImportError } from './record-error.js';
+import { OrderedBatches, SegmentHandOff } from './segment-hand-off.js';
 
 export interface DumpWorkerData {
   file: string;
@@ -28,6 +31,8 @@ export type DumpWorkerMessage =
   | { type: 'error'; message: string; name: string; recordNumber?: number; recordId?: string | number | null };
 
 const INFLATED_CHUNK_BYTES = 256 * 1024;
+/** Batches made or being made beyond which the reader waits for the first to be posted. */
+const MAX_QUEUED = 4;
 
 const port = parentPort;
 if (!port) throw new Error('dump-worker.ts runs as a worker thread');
@@ -35,11 +40,17 @@ const data = workerData as DumpWorkerData;
 
 let credits = data.credits;
 let wake: (() => void) | null = null;
-port.on('message', (message) => {
+/** The parse helper's port, when the import gives this reader one (read-dump.ts, useHelper). */
+let helper: MessagePort | null = null;
+let helperArrived: ((helper: MessagePort) => void) | null = null;
+port.on('message', (message: 'credit' | { helper: MessagePort }) => {
   if (message === 'credit') {
     credits += 1;
     wake?.();
     wake = null;
+  } else {
+    helper = message.helper;
+    helperArrived?.(helper);
   }
 });
 
@@ -72,24 +83,39 @@ async function run(): Promise<void> {
     known = new StoredHashes(sql, kind, BULK_ID[kind as BulkTable]);
     return known;
   };
-  const scanner = new DumpScanner(data.file, undefined, knownFor, ({ row, hash }) => {
-    batch += bulkLine(scanner.kind as BulkTable, row as never, hash);
-    records += 1;
-  });
-  const flush = async () => {
+  // The COPY text in the file's order: this thread's own batches and the helper's segments.
+  const output = new OrderedBatches();
+  const closeLocal = () => {
+    // A segment being gathered holds records before any text made here since it began.
+    handOff.flush();
+    if (batch.length === 0) return;
+    output.push(Promise.resolve({ bytes: transferableUtf8(batch), records }));
+    batch = '';
+    records = 0;
+  };
+  const handOff = new SegmentHandOff(data.file, () => scanner.kind as DiscogsKind, output, closeLocal);
+  if (helper) handOff.attach(helper);
+  helperArrived = (port) => handOff.attach(port);
+  const scanner: DumpScanner = new DumpScanner(
+    data.file,
+    undefined,
+    knownFor,
+    ({ row, hash }) => {
+      batch += bulkLine(scanner.kind as BulkTable, row as never, hash);
+      records += 1;
+    },
+    handOff.offer,
+  );
+  /** Posts the batches ready at the head; waits for the head when `all`, or when too many are queued. */
+  const pump = async (all: boolean) => {
     if (!kindSent && scanner.kind) {
       kindSent = true;
       await post({ type: 'kind', kind: scanner.kind });
     }
-    if (batch.length === 0) return;
-    const text = batch;
-    const count = records;
-    batch = '';
-    records = 0;
-    // Its own ArrayBuffer (not a slice of Buffer's shared pool), so it can be transferred.
-    const bytes = new Uint8Array(Buffer.byteLength(text));
-    Buffer.from(bytes.buffer).write(text);
-    await post({ type: 'batch', bytes, records: count, bytesRead });
+    while (output.length > 0 && (all || output.length > MAX_QUEUED || output.headReady())) {
+      const next = await output.shift();
+      await post({ type: 'batch', bytes: next.bytes, records: next.records, bytesRead });
+    }
   };
   const scanAll = async () => {
     for (;;) {
@@ -113,16 +139,25 @@ async function run(): Promise<void> {
       for await (const chunk of source as AsyncIterable<Buffer>) {
         scanner.push(chunk);
         await scanAll();
-        if (batch.length >= data.batchBytes) await flush();
+        if (batch.length >= data.batchBytes) closeLocal();
+        await pump(false);
       }
+      scanner.end();
+      closeLocal();
     } catch (error) {
+      // Failing here, a segment before the failing record may hold an error of its own: the
+      // first in the file is the one reported. (A refused segment's error is that first one.)
+      if (!output.refused) {
+        handOff.flush();
+        await output.settleAll();
+      }
       if (error instanceof ImportError) throw error;
       throw new ImportError({ source: data.file }, `cannot read the file: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    scanner.end();
-    await flush();
+    await pump(true);
     await post({ type: 'end', records: scanner.records, unchanged: scanner.unchanged });
   } finally {
+    handOff.close();
     await sql?.end({ timeout: 5 });
   }
 }

@@ -4,12 +4,11 @@
  * credited back once the consumer asks for the next one (it has been written by then), so the
  * worker is at most CREDITS batches ahead.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import type { BulkTable } from '@catalogue/postgres';
 import type { DumpWorkerData, DumpWorkerMessage } from './dump-worker.js';
 import { ImportError } from './record-error.js';
+import { startImporterWorker } from './start-worker.js';
 
 const BATCH_BYTES = 1 << 20;
 const CREDITS = 3;
@@ -22,6 +21,8 @@ export interface DumpReading {
   totals(): { records: number; unchanged: number };
   /** Bytes of the (compressed) file read so far. */
   bytesRead(): number;
+  /** Gives the reader a parse helper's port (parse-helper.ts): it hands segments of records to it from then on. */
+  useHelper(helper: MessagePort): void;
   stop(): Promise<void>;
 }
 
@@ -36,26 +37,12 @@ export interface DumpReading {
 const LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 48 };
 
 /**
- * The worker's entry: the built file, or, running from source, a bootstrap that registers
- * tsx's loader in the worker (hooks given with --import are not inherited by worker threads
- * on Node 20) and then imports the TypeScript source.
+ * Reads `file` in a worker; `databaseUrl`: where stored hashes are read (a re-import skips
+ * unchanged records).
  */
-function startWorker(data: DumpWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./dump-worker.js', import.meta.url), { workerData: data, resourceLimits: LIMITS });
-  // require.resolve names tsx's CommonJS build; the worker imports its ES module twin.
-  const api = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const source = new URL('./dump-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: data, execArgv: ['--conditions=catalogue-source'], resourceLimits: LIMITS });
-}
-
 export function readDumpInWorker(file: string, databaseUrl?: string): DumpReading {
   const data: DumpWorkerData = { file, batchBytes: BATCH_BYTES, credits: CREDITS, ...(databaseUrl ? { databaseUrl } : {}) };
-  const worker = startWorker(data);
+  const worker = startImporterWorker('dump-worker', { workerData: data, resourceLimits: LIMITS });
   const queue: DumpWorkerMessage[] = [];
   let notify: (() => void) | null = null;
   let failure: Error | null = null;
@@ -118,6 +105,10 @@ export function readDumpInWorker(file: string, databaseUrl?: string): DumpReadin
     batches: batches(),
     totals: () => totals,
     bytesRead: () => bytesRead,
+    useHelper(helper) {
+      if (exited) helper.close();
+      else worker.postMessage({ helper }, [helper]);
+    },
     async stop() {
       if (!exited) await worker.terminate();
     },
