@@ -105,9 +105,10 @@ function samplePostgres(url: string, database: string): { stop(): Promise<number
 /** `root`: the checkout whose loader runs (this one, or BENCH_BASELINE_ROOT's with its own node_modules). */
 function spawnLoader(url: string, files: string[], root?: string): ChildProcess {
   const script = root ? path.join(root, 'bench/import/load.ts') : fileURLToPath(new URL('./load.ts', import.meta.url));
-  // The node flags `npx catalogue import` runs with (packages/importer/bin/catalogue.mjs).
+  // The node flags and the malloc setting `npx catalogue import` runs with (packages/importer/bin/catalogue.mjs).
   return spawn(process.execPath, ['--max-semi-space-size=4', '--conditions=catalogue-source', '--import', 'tsx', script, url, ...files], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { MALLOC_MMAP_THRESHOLD_: '131072', ...process.env },
     ...(root ? { cwd: root } : {}),
   });
 }

@@ -6,7 +6,7 @@
  * with its statistics (finish()'s first joins ran on none: links took 15.2 s at 4 M records
  * instead of 2.8, a hash of every release where 1,292 index probes did).
  */
-import { beginBulkLoad, bulkLine, migrate } from '@catalogue/postgres';
+import { beginBulkLoad, bulkLine, migrate, type SlugBasesSeen } from '@catalogue/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type TestDatabase } from '../conformance/databases.js';
 
@@ -21,11 +21,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const artist = (id: number, name: string) =>
+const artist = (id: number, name: string, bases?: SlugBasesSeen) =>
   bulkLine(
     'artists',
     { discogs_id: id, name, real_name: null, profile: null, data_quality: null, name_variations: [], aliases: [], members: [], groups: [], urls: [] } as never,
     null,
+    bases,
   );
 const release = (id: number, artistId: number) =>
   bulkLine(
@@ -91,5 +92,36 @@ describe('bulk load: a first import', () => {
       { table: 'releases', rows: 200, columns: expect.any(Number) },
     ]);
     for (const { table, columns } of analyzed) expect(columns, table).toBeGreaterThan(0);
+  });
+
+  it("keeps the reader's right guesses of slugs as loaded and rewrites only the wrong ones", async () => {
+    await db.sql`TRUNCATE artists, releases, release_credits CASCADE`;
+    // The reader's guesses: 'seen' for ids 11 and 13 (right: 10 owns the base), for 20 (wrong:
+    // a false "seen", 20 owns its base) and not for 32 (wrong: an unsorted file, 31 comes after it).
+    const guess = (seen: boolean): SlugBasesSeen => ({ seen: () => seen });
+    const load = await beginBulkLoad(db.sql);
+    await load.copy(
+      'artists',
+      lines(
+        artist(10, 'Shared', guess(false)),
+        artist(11, 'Shared', guess(true)),
+        artist(13, 'shared!', guess(true)),
+        artist(20, 'Alone', guess(true)),
+        artist(32, 'Late', guess(false)),
+        artist(31, 'Late', guess(true)),
+      ),
+    );
+    expect(await load.apply()).toBe(true);
+    const rows = await db.sql<Array<{ id: number; slug: string; xmin: string }>>`SELECT discogs_id AS id, slug, xmin::text FROM artists ORDER BY discogs_id`;
+    expect(rows.map(({ id, slug }) => ({ id, slug }))).toEqual([
+      { id: 10, slug: 'shared' },
+      { id: 11, slug: 'shared-11' },
+      { id: 13, slug: 'shared-13' },
+      { id: 20, slug: 'alone' },
+      { id: 31, slug: 'late' },
+      { id: 32, slug: 'late-32' },
+    ]);
+    const loadedBy = rows.find((row) => row.id === 10)?.xmin;
+    expect(rows.filter((row) => row.xmin !== loadedBy).map((row) => row.id)).toEqual([20, 31, 32]);
   });
 });

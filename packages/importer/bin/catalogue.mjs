@@ -14,9 +14,17 @@ const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 // An import passes every COPY batch through this thread as a 1 MB buffer that dies at once; with
 // V8's default 16 MB semi-spaces the loader's peak RSS was 297–308 MB at 100,000 records per kind,
 // with 4 MB 277–278 MB in the same time (issue 13: goal ≤ 300 MB). bench/import runs the same.
-const nodeFlags = process.argv[2] === 'import' ? ['--max-semi-space-size=4'] : [];
+const importing = process.argv[2] === 'import';
+const nodeFlags = importing ? ['--max-semi-space-size=4'] : [];
+// glibc raises its mmap threshold each time a large block is freed, so after the first few the
+// 1 MB COPY batches and record segments of the import's threads came from per-thread arenas that
+// keep freed memory: the loader peaked at 301–308 MB at 1 M records once a parse helper thread
+// joined (issue 29), 279 MB with the threshold held at 128 kB, where every such block is mapped
+// and unmapped. Other C libraries ignore the variable; an operator's own setting wins.
+const env = importing ? { MALLOC_MMAP_THRESHOLD_: '131072', ...process.env } : process.env;
 const child = spawn(process.execPath, [...nodeFlags, '--conditions=catalogue-source', '--import', tsxLoader, main, ...process.argv.slice(2)], {
   stdio: 'inherit',
+  env,
 });
 
 // Ctrl-C reaches the child through the terminal's process group; forward explicit signals too.

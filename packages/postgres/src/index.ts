@@ -13,7 +13,7 @@ export {
   requestAborted,
 } from './backstops.js';
 export { type BulkLoad, beginBulkLoad } from './bulk/bulk-load.js';
-export { BULK_COLUMNS, BULK_ID, BULK_TABLES, type BulkRowOf, type BulkTable, bulkIdOf, bulkLine } from './bulk/bulk-rows.js';
+export { BULK_COLUMNS, BULK_ID, BULK_TABLES, type BulkRowOf, type BulkTable, bulkIdOf, bulkLine, type SlugBasesSeen } from './bulk/bulk-rows.js';
 export { createPostgresCatalogue, type PostgresCatalogueOptions } from './catalogue/index.js';
 export { DEFAULT_RECORD_CACHE_BYTES, RecordCache } from './catalogue/record-cache.js';
 export { DEFAULT_TYPO_HINT_BYTES, VocabularyHint } from './catalogue/vocabulary-hint.js';

@@ -14,6 +14,7 @@ import type { DiscogsKind } from './kinds.js';
 import { StoredHashes } from './known-hashes.js';
 import { transferableUtf8 } from './parse-segment.js';
 import { ImportError } from './record-error.js';
+import { SeenSlugBases } from './seen-slug-bases.js';
 import { OrderedBatches, SegmentHandOff } from './segment-hand-off.js';
 
 export interface DumpWorkerData {
@@ -78,7 +79,11 @@ async function run(): Promise<void> {
   let records = 0;
   let bytesRead = 0;
   let kindSent = false;
+  // An agent's slug is loaded as the reader guesses it (bulk-rows.ts, SlugBasesSeen); segments
+  // parsed by the helper load their agents with their bases, and the first import's slugs correct them.
+  let bases: SeenSlugBases | undefined;
   const knownFor = (kind: string) => {
+    if (kind === 'artists' || kind === 'labels') bases = new SeenSlugBases();
     if (!sql) return undefined;
     known = new StoredHashes(sql, kind, BULK_ID[kind as BulkTable]);
     return known;
@@ -101,7 +106,7 @@ async function run(): Promise<void> {
     undefined,
     knownFor,
     ({ row, hash }) => {
-      batch += bulkLine(scanner.kind as BulkTable, row as never, hash);
+      batch += bulkLine(scanner.kind as BulkTable, row as never, hash, bases);
       records += 1;
     },
     handOff.offer,

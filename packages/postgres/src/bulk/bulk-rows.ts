@@ -24,10 +24,12 @@ export const BULK_TABLES: readonly BulkTable[] = ['artists', 'labels', 'masters'
 export const BULK_ID: Record<BulkTable, string> = { artists: 'discogs_id', labels: 'discogs_id', masters: 'master_id', releases: 'release_id' };
 
 /**
- * Columns each COPY line carries, in order. An agent's `slug` is written as its `slug_base`:
- * what a first import keeps for every row but the few whose base a lower id holds, which
- * bulk-load.ts's assignSlugs then renames. Left NULL, every row was UPDATEd once (issue 29: at
- * 4 M records 16.5 s for artists, and a heap of 1,141 MB, half of it the dead first versions).
+ * Columns each COPY line carries, in order. An agent's `slug` is written as what a first import
+ * keeps: its `slug_base`, or `${base}-${id}` when the reader saw the base earlier in the file
+ * (SlugBasesSeen); bulk-load.ts's assignSlugs then rewrites only the rows guessed wrong. Left
+ * NULL, every row was UPDATEd once (issue 29: at 4 M records 16.5 s for artists, and a heap of
+ * 1,141 MB, half of it the dead first versions); loaded as the base, every row whose base a
+ * lower id holds was (the bench dump's 1.2 M artists share 1,000 names: 15.6 s).
  * A re-import's upsert does not write it (upsertChanged): finish() recomputes live slugs.
  */
 export const BULK_COLUMNS: Record<BulkTable, readonly string[]> = {
@@ -51,21 +53,39 @@ export function bulkIdOf<T extends BulkTable>(table: T, row: BulkRowOf[T]): numb
 }
 
 /**
+ * The slug bases of one file's agents, told in the order of the file: true when the base was
+ * (probably) seen before, i.e. a lower id holds it in a dump sorted by id, as Discogs' are.
+ * The row is then loaded with `${base}-${id}` instead of its base; assignSlugs (bulk-load.ts)
+ * corrects whatever this guessed wrong, so a wrong answer costs a rewritten row, never a wrong slug.
+ */
+export interface SlugBasesSeen {
+  seen(base: string): boolean;
+}
+
+/** The slug base and the slug a first import loads (BULK_COLUMNS: slug_base, slug), COPY-escaped. */
+function slugColumns(kind: 'artist' | 'label', id: number, name: string, bases: SlugBasesSeen | undefined): string {
+  const base = slugBase(kind, id, name);
+  const slug = bases?.seen(base) ? `${base}-${id}` : base;
+  return `${copyText(base)}\t${copyText(slug)}`;
+}
+
+/**
  * One COPY line (with its newline) of `row`; `hash` is a uuid's text, or null when unknown. Cluster ids
  * are derived, never allocated: id × 4 + 1 for artists, + 2 for labels (docs/decisions.md §5).
+ * `bases`: the slug bases seen before in the file (SlugBasesSeen); without it every agent is loaded with its base.
  */
-export function bulkLine<T extends BulkTable>(table: T, row: BulkRowOf[T], contentHash: string | null): string {
+export function bulkLine<T extends BulkTable>(table: T, row: BulkRowOf[T], contentHash: string | null, bases?: SlugBasesSeen): string {
   const hash = contentHash ?? '\\N';
   switch (table) {
     case 'artists': {
       const r = row as ArtistRow;
-      const base = copyText(slugBase('artist', r.discogs_id, r.name));
-      return `${r.discogs_id}\t${r.discogs_id * 4 + 1}\t${copyText(r.name)}\t${copyText(r.mbid)}\t${copyText(r.spotify_id)}\t${base}\t${base}\t${copyJson(r)}\t${hash}\n`;
+      const slugs = slugColumns('artist', r.discogs_id, r.name, bases);
+      return `${r.discogs_id}\t${r.discogs_id * 4 + 1}\t${copyText(r.name)}\t${copyText(r.mbid)}\t${copyText(r.spotify_id)}\t${slugs}\t${copyJson(r)}\t${hash}\n`;
     }
     case 'labels': {
       const r = row as LabelRow;
-      const base = copyText(slugBase('label', r.discogs_id, r.name));
-      return `${r.discogs_id}\t${r.discogs_id * 4 + 2}\t${copyText(r.name)}\t${copyInt(r.parent?.discogs_id)}\t${base}\t${base}\t${copyJson(r)}\t${hash}\n`;
+      const slugs = slugColumns('label', r.discogs_id, r.name, bases);
+      return `${r.discogs_id}\t${r.discogs_id * 4 + 2}\t${copyText(r.name)}\t${copyInt(r.parent?.discogs_id)}\t${slugs}\t${copyJson(r)}\t${hash}\n`;
     }
     case 'masters': {
       const r = row as MasterRow;
