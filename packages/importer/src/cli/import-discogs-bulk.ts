@@ -8,7 +8,10 @@
  * left the second core mostly idle (this thread streams, PostgreSQL ingests; measured on
  * releases, this thread was idle 92 % of the file's time). Files of one kind go in their
  * given order by one lane, so a later file's record still wins; the largest kinds first, so
- * the lanes end close together.
+ * the lanes end close together. They do not quite: the releases file is half the records, and
+ * read alone after the other kinds it left half a core idle (issue 29). So once a lane has no
+ * file left, a parse helper thread (discogs/parse-helper.ts) takes segments of records from
+ * the readers still running.
  *
  * Keys and indexes wait for the last file (bulk-load.ts apply()). Started as soon as a kind's
  * files were in (issue 29), the artists' slugs and indexes took the releases reader's core: at
