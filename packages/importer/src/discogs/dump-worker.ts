@@ -13,7 +13,7 @@ import { DumpScanner, type KnownHashes } from './dump-scanner.js';
 import type { DiscogsKind } from './kinds.js';
 import { StoredHashes } from './known-hashes.js';
 import { transferableUtf8 } from './parse-segment.js';
-import { ImportError } from './record-error.js';
+import { ImportError, type PostedError, postedError } from './record-error.js';
 import { SeenSlugBases } from './seen-slug-bases.js';
 import { OrderedBatches, SegmentHandOff } from './segment-hand-off.js';
 
@@ -29,7 +29,7 @@ export type DumpWorkerMessage =
   | { type: 'kind'; kind: BulkTable }
   | { type: 'batch'; bytes: Uint8Array; records: number; bytesRead: number }
   | { type: 'end'; records: number; unchanged: number }
-  | { type: 'error'; message: string; name: string; recordNumber?: number; recordId?: string | number | null };
+  | ({ type: 'error' } & PostedError);
 
 const INFLATED_CHUNK_BYTES = 256 * 1024;
 /** Batches made or being made beyond which the reader waits for the first to be posted. */
@@ -168,11 +168,5 @@ async function run(): Promise<void> {
 }
 
 run().catch((error: unknown) => {
-  const importError = error instanceof ImportError ? error : null;
-  port.postMessage({
-    type: 'error',
-    name: importError ? 'ImportError' : error instanceof Error ? error.name : 'Error',
-    message: error instanceof Error ? error.message : String(error),
-    ...(importError ? { recordNumber: importError.recordNumber, recordId: importError.recordId } : {}),
-  } satisfies DumpWorkerMessage);
+  port.postMessage({ type: 'error', ...postedError(error) } satisfies DumpWorkerMessage);
 });

@@ -7,14 +7,12 @@
  */
 import { type MessagePort, parentPort } from 'node:worker_threads';
 import { parseSegment, type Segment, transferableUtf8 } from './parse-segment.js';
-import { ImportError } from './record-error.js';
+import { type PostedError, postedError } from './record-error.js';
 
 /** A reader's request: a segment and the number it is answered under. */
 export type SegmentRequest = Segment & { id: number };
 
-export type SegmentAnswer =
-  | { id: number; bytes: Uint8Array; records: number }
-  | { id: number; error: { name: string; message: string; recordNumber?: number; recordId?: string | number | null } };
+export type SegmentAnswer = { id: number; bytes: Uint8Array; records: number } | { id: number; error: PostedError };
 
 const port = parentPort;
 if (!port) throw new Error('parse-helper-worker.ts runs as a worker thread');
@@ -24,18 +22,7 @@ function answer(request: SegmentRequest): { message: SegmentAnswer; transfer: Ar
     const bytes = transferableUtf8(parseSegment(request));
     return { message: { id: request.id, bytes, records: request.ends.length }, transfer: [bytes.buffer as ArrayBuffer] };
   } catch (error) {
-    const importError = error instanceof ImportError ? error : null;
-    return {
-      message: {
-        id: request.id,
-        error: {
-          name: importError ? 'ImportError' : error instanceof Error ? error.name : 'Error',
-          message: error instanceof Error ? error.message : String(error),
-          ...(importError ? { recordNumber: importError.recordNumber, recordId: importError.recordId } : {}),
-        },
-      },
-      transfer: [],
-    };
+    return { message: { id: request.id, error: postedError(error) }, transfer: [] };
   }
 }
 

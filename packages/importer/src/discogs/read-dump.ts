@@ -7,7 +7,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { BulkTable } from '@catalogue/postgres';
 import type { DumpWorkerData, DumpWorkerMessage } from './dump-worker.js';
-import { ImportError } from './record-error.js';
+import { importErrorFrom } from './record-error.js';
 import { startImporterWorker } from './start-worker.js';
 
 const BATCH_BYTES = 1 << 20;
@@ -65,11 +65,7 @@ export function readDumpInWorker(file: string, databaseUrl?: string): DumpReadin
   worker.on('message', (message: DumpWorkerMessage) => {
     if (message.type === 'kind') resolveKind(message.kind);
     else if (message.type === 'error') {
-      fail(
-        message.name === 'ImportError'
-          ? Object.assign(new ImportError({ source: file }, ''), { message: message.message, recordNumber: message.recordNumber, recordId: message.recordId })
-          : new Error(message.message),
-      );
+      fail(importErrorFrom(file, message));
     } else queue.push(message);
     notify?.();
   });

@@ -40,3 +40,27 @@ function describeLocation(context: ImportErrorContext): string {
   }
   return parts.join(', ');
 }
+
+/** An error as it crosses between threads (postMessage keeps no class): what importErrorFrom rebuilds. */
+export interface PostedError {
+  name: string;
+  message: string;
+  recordNumber?: number;
+  recordId?: string | number | null;
+}
+
+/** `error` as a worker posts it, naming the record when it is an ImportError. */
+export function postedError(error: unknown): PostedError {
+  const importError = error instanceof ImportError ? error : null;
+  return {
+    name: importError ? 'ImportError' : error instanceof Error ? error.name : 'Error',
+    message: error instanceof Error ? error.message : String(error),
+    ...(importError ? { recordNumber: importError.recordNumber, recordId: importError.recordId } : {}),
+  };
+}
+
+/** The posted error as the thread that threw it had it: an ImportError of `source` keeps its message and record. */
+export function importErrorFrom(source: string, posted: PostedError): Error {
+  if (posted.name !== 'ImportError') return new Error(posted.message);
+  return Object.assign(new ImportError({ source }, ''), { message: posted.message, recordNumber: posted.recordNumber, recordId: posted.recordId });
+}

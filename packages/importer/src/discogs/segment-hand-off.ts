@@ -10,7 +10,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { HandOff } from './dump-scanner.js';
 import type { DiscogsKind } from './kinds.js';
 import type { SegmentAnswer, SegmentRequest } from './parse-helper-worker.js';
-import { ImportError } from './record-error.js';
+import { importErrorFrom } from './record-error.js';
 
 /** About 1,000 releases: a message a millisecond's parsing apart, small beside the 1 MB COPY batches. */
 const SEGMENT_BYTES = 1 << 20;
@@ -102,7 +102,7 @@ export class SegmentHandOff {
       const waiter = this.waiting.get(answer.id);
       if (!waiter) return;
       this.waiting.delete(answer.id);
-      if ('error' in answer) waiter.reject(errorOf(this.source, answer.error));
+      if ('error' in answer) waiter.reject(importErrorFrom(this.source, answer.error));
       else waiter.resolve({ bytes: answer.bytes, records: answer.records });
     });
     // The helper's thread ended (it failed, or the import is stopping): nothing more is answered.
@@ -177,10 +177,4 @@ export class SegmentHandOff {
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();
   }
-}
-
-/** The helper's refusal as the reader's own error would have been: an ImportError naming the record. */
-function errorOf(source: string, error: Extract<SegmentAnswer, { error: unknown }>['error']): Error {
-  if (error.name !== 'ImportError') return new Error(error.message);
-  return Object.assign(new ImportError({ source }, ''), { message: error.message, recordNumber: error.recordNumber, recordId: error.recordId });
 }

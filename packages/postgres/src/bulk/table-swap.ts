@@ -6,6 +6,7 @@
  * commits. Used for first imports (bulk-load.ts) and for derived tables rebuilt whole.
  */
 import type { Sql, TransactionSql } from 'postgres';
+import { inLanes } from '../lanes.js';
 
 // work_mem: the slugs' window and the link tables' sorts of a first import stay in memory (at
 // 1 M records the slugs' three sorts each went to disk with the default 4 MB).
@@ -84,24 +85,14 @@ export async function buildKeysAndIndexesLike(
   for (const { table, target } of pairs) statements.push(...(await keyAndIndexStatementsLike(sql, table, target)));
   const isGin = (statement: string) => / USING gin /.test(statement);
   const queue: Array<readonly string[]> = [...before, ...statements.filter(isGin).map((s) => [s]), ...statements.filter((s) => !isGin(s)).map((s) => [s])];
-  const lane = async () => {
-    for (let run = queue.shift(); run !== undefined; run = queue.shift()) {
-      for (const statement of run) {
-        try {
-          await sql.begin(async (tx) => {
-            await setLoad(tx);
-            await tx.unsafe(statement);
-          });
-        } catch (error) {
-          queue.length = 0;
-          throw error;
-        }
-      }
+  await inLanes(queue, lanes, async (run) => {
+    for (const statement of run) {
+      await sql.begin(async (tx) => {
+        await setLoad(tx);
+        await tx.unsafe(statement);
+      });
     }
-  };
-  // Every lane settles before an error is raised, so none is left building on a dropped table.
-  const failed = (await Promise.allSettled(Array.from({ length: Math.max(1, lanes) }, lane))).find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
+  });
 }
 
 /**

@@ -6,6 +6,7 @@
  * VACUUM cannot run inside a transaction, so this is its own statement after finish()'s work.
  */
 import type { Sql, TransactionSql } from 'postgres';
+import { inLanes } from '../lanes.js';
 
 const CATALOGUE_TABLES = [
   'artists',
@@ -57,20 +58,13 @@ export async function vacuumCatalogue(sql: Sql): Promise<void> {
   const sized = await sql<Array<{ table: string }>>`
     SELECT t AS table FROM unnest(${CATALOGUE_TABLES as unknown as string[]}::text[]) AS t
     ORDER BY pg_total_relation_size(t::regclass) DESC, t`;
-  const queue = sized.map((row) => row.table);
-  const lane = async () => {
-    for (let table = queue.shift(); table !== undefined; table = queue.shift()) {
-      try {
-        await sql.unsafe(`VACUUM (ANALYZE) ${table}`);
-      } catch (error) {
-        queue.length = 0;
-        throw error;
-      }
-    }
-  };
-  // Every lane settles before an error is raised, so none is left vacuuming.
-  const failed = (await Promise.allSettled(Array.from({ length: lanes }, lane))).find((result) => result.status === 'rejected');
-  if (failed?.status === 'rejected') throw failed.reason;
+  await inLanes(
+    sized.map((row) => row.table),
+    lanes,
+    async (table) => {
+      await sql.unsafe(`VACUUM (ANALYZE) ${table}`);
+    },
+  );
 }
 
 /** Two cores (the machine the import is measured on); more lanes would share them. */
