@@ -192,7 +192,7 @@ describe('errors raised by the storage ports reach the client unchanged', () => 
     const { ApiError, issueCustomerKey } = await import('@catalogue/core');
     const catalogue = createMemoryCatalogue(fixtureData());
     catalogue.master = async () => {
-      throw new ApiError(status, code, {}, { ...headers });
+      throw new ApiError(code, {}, { ...headers });
     };
     const accounts = createMemoryAccounts();
     const service = createService({ catalogue, accounts, limiter: createMemoryLimiter(), logger: { log() {} } }, { baseUrl: 'http://x.test' });

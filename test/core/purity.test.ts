@@ -93,6 +93,12 @@ const CORE_RULES: Array<{ from: string; not: string[]; why: string }> = [
   { from: 'catalogue/', not: ['routes/', 'web/', 'http/', 'gate/', 'billing/', 'service.ts'], why: 'catalogue/ is pure building blocks shared by every store' },
   { from: 'routes/', not: ['web/'], why: 'the web pages contribute routes; the route tree does not know them' },
   { from: 'ports/', not: ['routes/', 'web/', 'http/', 'gate/', 'billing/', 'catalogue/', 'tiers.ts', 'service.ts'], why: 'ports are interfaces only' },
+  { from: 'validation/', not: ['http/', 'gate/', 'billing/', 'routes/', 'web/', 'service.ts'], why: 'validation/ is the ground floor: its refusals are ApiErrors of errors/' },
+  {
+    from: 'errors/',
+    not: ['http/', 'gate/', 'billing/', 'routes/', 'web/', 'catalogue/', 'ports/', 'validation/', 'schemas/', 'config.ts', 'tiers.ts', 'service.ts', 'openapi'],
+    why: 'the error table is the ground floor: it imports nothing of core',
+  },
 ];
 
 function layeringOffences(graph: Map<string, string[]>): string[] {
@@ -143,7 +149,7 @@ describe('layering', () => {
     expect(cyclesOf(graph).map((cycle) => cycle.map((file) => relative(ROOT, file)))).toEqual([]);
   });
 
-  it('core: memory/ is imported by nothing in core, catalogue/ and ports/ by nothing above them, routes/ never imports web/', () => {
+  it('core: memory/ is imported by nothing in core, catalogue/, ports/, validation/ and errors/ by nothing above them, routes/ never imports web/', () => {
     expect(layeringOffences(graph)).toEqual([]);
   });
 
@@ -186,6 +192,8 @@ describe('layering', () => {
     expect(layeringOffences(new Map([[routes, [join(CORE, 'memory/catalogue.ts'), join(CORE, 'web/index.ts')]]]))).toHaveLength(2);
     expect(layeringOffences(new Map([[catalogue, [join(CORE, 'memory/catalogue-index.ts')]]]))).toHaveLength(1);
     expect(layeringOffences(new Map([[join(CORE, 'ports/accounts.ts'), [join(CORE, 'tiers.ts')]]]))).toHaveLength(1);
+    expect(layeringOffences(new Map([[join(CORE, 'validation/query.ts'), [join(CORE, 'http/route.ts')]]]))).toHaveLength(1);
+    expect(layeringOffences(new Map([[join(CORE, 'errors/api-error.ts'), [join(CORE, 'ports/index.ts')]]]))).toHaveLength(1);
     expect(relativeImports(routes, "import type { X } from '../../ports/index.js';\nimport { y } from '../shared/keys.js';")).toEqual([
       join(CORE, 'ports/index.ts'),
       join(CORE, 'routes/shared/keys.ts'),

@@ -39,7 +39,7 @@ function harness(options: { epochs?: boolean; limiter?: (memory: Limiter) => Lim
       if (state.hold) await state.hold.promise;
       if (state.failure) throw state.failure;
       // As the PostgreSQL backstops (backstops.ts): a read whose lifetime ended meanwhile is dropped.
-      if (abortProbeOf(lifetime)?.aborted) throw new ApiError(504, 'request_aborted');
+      if (abortProbeOf(lifetime)?.aborted) throw new ApiError('request_aborted');
       return found;
     },
   };
@@ -137,7 +137,7 @@ describe('concurrent lookups of one key share one read', () => {
   it('a read that fails answers every waiter with its error, and is not kept: the next request reads again', async () => {
     const t = harness({ epochs: true });
     const key = await t.issue();
-    t.state.failure = new ApiError(503, 'pool_exhausted', {}, { 'retry-after': '5' });
+    t.state.failure = new ApiError('pool_exhausted', {}, { 'retry-after': '5' });
     const answers = await t.burst(key, N);
     expect(answers.map((r) => r.status)).toEqual(Array(N).fill(503));
     expect(new Set(await Promise.all(answers.map(async (r) => ((await r.json()) as { error: string }).error)))).toEqual(new Set(['pool_exhausted']));

@@ -7,7 +7,7 @@
  * docs/decisions.md §6), so a value core lets through to PostgreSQL unchecked shows up as a 500.
  */
 
-import { ERROR_STATUS, type RouteDef } from '@catalogue/core';
+import { ERRORS, type RouteDef } from '@catalogue/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onMemory, onPostgres, type StoreService } from '../support/stores.js';
@@ -88,7 +88,7 @@ const NAMES = [
   'path',
   'token',
 ];
-const KNOWN_ERRORS = new Set(Object.keys(ERROR_STATUS));
+const KNOWN_ERRORS = new Set(Object.keys(ERRORS));
 
 /** Text of graphemes mixed with NULs and lone surrogates. */
 const unstorableText = fc
@@ -219,7 +219,7 @@ describe.each([
           expect(res.headers.get('cache-control')).toBe('no-store');
           const json = (await res.json()) as Record<string, unknown>;
           expect(KNOWN_ERRORS.has(json.error as string)).toBe(true);
-          expect(ERROR_STATUS[json.error as keyof typeof ERROR_STATUS]).toBe(res.status);
+          expect(ERRORS[json.error as keyof typeof ERRORS].status).toBe(res.status);
           if (json.details !== undefined) {
             expect(Array.isArray(json.details)).toBe(true);
             for (const d of json.details as Array<Record<string, unknown>>) {

@@ -1,5 +1,5 @@
 /** The statuses of parser refusals: Node's own (lib/_http_server.js), with the contract's codes. */
-import { ERROR_STATUS } from '@catalogue/core';
+import { ERRORS } from '@catalogue/core';
 import { describe, expect, it } from 'vitest';
 import { parserRefusal } from './client-error.js';
 
@@ -14,6 +14,6 @@ describe('parserRefusal', () => {
   ])('%s → %i %s', (code, status, error) => {
     const refusal = parserRefusal(code);
     expect(refusal).toMatchObject({ status, code: error });
-    expect(ERROR_STATUS[refusal.code]).toBe(status);
+    expect(ERRORS[refusal.code].status).toBe(status);
   });
 });

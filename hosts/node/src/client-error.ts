@@ -16,13 +16,13 @@ const CLOSE_GRACE_MS = 1_000;
 export function parserRefusal(code: string | undefined): ApiError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError(431, 'headers_too_large', { message: 'request line and headers over the server’s limit' });
+      return new ApiError('headers_too_large');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new ApiError(413, 'payload_too_large', { message: 'chunk extensions over the server’s limit' });
+      return new ApiError('payload_too_large', { message: 'chunk extensions over the server’s limit' });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError(408, 'request_timeout', { message: 'the request did not arrive in time' });
+      return new ApiError('request_timeout');
     default:
-      return new ApiError(400, 'bad_request', { message: 'malformed HTTP request' });
+      return new ApiError('bad_request');
   }
 }
 

@@ -116,9 +116,9 @@ export function createNodeServer(service: Service, options: NodeServerOptions): 
 function bridgeRefusal(error: unknown): ApiError {
   if (error instanceof Error && error.name === 'RequestError') {
     const reason = error.cause instanceof Error ? error.cause : error;
-    return new ApiError(400, 'bad_request', { message: `malformed request: ${reason.message}` });
+    return new ApiError('bad_request', { message: `malformed request: ${reason.message}` });
   }
-  return new ApiError(500, 'internal');
+  return new ApiError('internal');
 }
 
 /**

@@ -2,44 +2,11 @@
  * OpenAPI 3.1 documents built from the route list and the same valibot schemas that validate
  * requests and type responses, so the description cannot drift from the code.
  */
-import type { ErrorCode } from './http/api-error.js';
+import { ERRORS, type ErrorCode, type ErrorRow } from './errors/codes.js';
 import type { RouteDef } from './http/route.js';
 import { exampleOf } from './openapi-examples.js';
 import { bodySchema, componentSchemas, type Json, querySchema, usedComponents } from './openapi-schemas.js';
 import { isV1Path, type RouteKind, routeKind } from './versioning.js';
-
-export const ERROR_STATUS: Record<ErrorCode, number> = {
-  bad_request: 400,
-  invalid_query: 400,
-  invalid_facet: 400,
-  invalid_master_id: 400,
-  invalid_batch_size: 400,
-  invalid_body: 400,
-  invalid_signature: 400,
-  missing_api_key: 401,
-  invalid_api_key: 401,
-  revoked_api_key: 401,
-  invalid_beacon_token: 401,
-  unauthorized: 401,
-  payment_required: 402,
-  not_found: 404,
-  route_not_found: 404,
-  master_not_found: 404,
-  method_not_allowed: 405,
-  request_timeout: 408,
-  gone: 410,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  headers_too_large: 431,
-  internal: 500,
-  billing_unavailable: 503,
-  pool_exhausted: 503,
-  database_unavailable: 503,
-  not_ready: 503,
-  request_aborted: 504,
-  query_timeout: 504,
-};
 
 const SHARED_ERRORS: Record<RouteDef['access'], ErrorCode[]> = {
   key: [
@@ -108,7 +75,7 @@ const ERROR_BODY = {
 };
 
 /** Every code any route or host answers with, one enum (issue 28 item 1). */
-const ERROR_CODE = { type: 'string', description: 'Machine code of the refusal.', enum: Object.keys(ERROR_STATUS) };
+const ERROR_CODE = { type: 'string', description: 'Machine code of the refusal.', enum: Object.keys(ERRORS) };
 
 const HEADERS = {
   'X-Request-Id': { description: 'Identifies this request in logs and support reports.', schema: { type: 'string' } },
@@ -247,26 +214,10 @@ export interface OpenApiOptions {
   include(route: RouteDef): boolean;
 }
 
-/** What an error example adds to `{error, message, request_id}` for codes that carry more. */
-const ERROR_EXTRAS: Partial<Record<ErrorCode, Json>> = {
-  invalid_query: { details: [{ path: 'limit', message: 'must be at most 100' }] },
-  invalid_facet: { details: [{ path: 'facets', message: 'not a facet name', raw: 'colour', normalized: 'colour' }] },
-  invalid_body: { details: [{ path: 'email', message: 'must be an e-mail address' }] },
-  invalid_master_id: { details: [{ path: 'id', message: 'must be written without leading zeros' }] },
-  gone: {
-    where: 'the discography facet of GET /api/v2/artist/{cluster_id}',
-    successor: 'https://catalogue.example.org/api/v2/resolve?discogs=master/113',
-  },
-  rate_limited: { retry_after_seconds: 12, reason: 'burst' },
-  master_not_found: { master_id: 999 },
-  unsupported_media_type: { details: [{ path: 'Content-Type', message: 'must be application/json' }] },
-  method_not_allowed: { allow: ['GET'] },
-  payload_too_large: { max_bytes: 32768 },
-  invalid_batch_size: { max_ids: 100 },
-};
-
+/** A code's example: the sentence the service sends with it and the row's example fields (errors/codes.ts). */
 function errorExample(code: ErrorCode): Json {
-  return { error: code, message: `The request failed: ${code.replaceAll('_', ' ')}.`, request_id: '01JD3Q9V5TQ8R0Z6W4N2M7XK1C', ...ERROR_EXTRAS[code] };
+  const row: ErrorRow = ERRORS[code];
+  return { error: code, message: row.message, request_id: '01JD3Q9V5TQ8R0Z6W4N2M7XK1C', ...row.example } as Json;
 }
 
 const KEY_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
@@ -383,7 +334,7 @@ function operationOf(route: RouteDef, routes: readonly RouteDef[], path: string,
   // An empty parameter segment (`/api/v1/label/`) names no route.
   if (route.path.includes(':')) codes.add('route_not_found');
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     const extra = status === 429 ? ['Retry-After', ...KEY_HEADERS] : status === 503 ? ['Retry-After'] : status === 405 ? ['Allow'] : [];
     responses[String(status)] = {

@@ -12,12 +12,12 @@
  */
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
 import { consoleLogger, loggingAlarm, noMetrics, pureHasher, systemClock, throttledAlarm } from './defaults.js';
+import { ApiError, errorResponse } from './errors/api-error.js';
 import { type Admission, admitKey, admitPublic, checkAdmin, keyGate } from './gate/admission.js';
 import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
 import { FailOpenWatch, withFailOpenCheck } from './gate/fail-open-watch.js';
 import { KeyCache } from './gate/key-cache.js';
-import { ApiError, errorResponse } from './http/api-error.js';
 import { addCorsHeaders, corsPolicyOf, preflightHeaders } from './http/cors.js';
 import { DeadlineQueue, type RequestLifetime, requestAborted } from './http/deadline.js';
 import { finalize, Reply } from './http/json.js';
@@ -100,7 +100,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   ): Promise<Response | Reply> {
     const url = new URL(request.url);
     const match = router.match(url);
-    if (!match) throw new ApiError(404, 'route_not_found', { message: `no route for ${url.pathname}` });
+    if (!match) throw new ApiError('route_not_found', { message: `no route for ${url.pathname}` });
 
     const def = match.byMethod.get(request.method === 'HEAD' ? 'GET' : (request.method as Method));
     trace.route = def ? def.path : null;
@@ -111,7 +111,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
         if (trace.corsAllowed && request.headers.has('access-control-request-method')) preflightHeaders(match.allow, extra);
         return new Response(null, { status: 204, headers: { allow: match.allow } });
       }
-      throw new ApiError(405, 'method_not_allowed', { allow: match.allow.split(', ') }, { allow: match.allow });
+      throw new ApiError('method_not_allowed', { allow: match.allow.split(', ') }, { allow: match.allow });
     }
 
     const now = clock.now();
@@ -194,7 +194,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
           error: describe(error),
           stack: error instanceof Error ? error.stack : undefined,
         });
-        failure = new ApiError(500, 'internal');
+        failure = new ApiError('internal');
       }
       const response = errorResponse(failure, requestId, extra);
       return answered(request, trace, started, head ? new Response(null, { status: response.status, headers: response.headers }) : response);

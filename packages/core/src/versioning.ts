@@ -12,7 +12,7 @@
  * successor Link; from S keepers answer 308 to the v2 path and demoted routes 410 `gone`.
  */
 import type { ResolvedConfig } from './config.js';
-import { ApiError } from './http/api-error.js';
+import { ApiError } from './errors/api-error.js';
 import type { RouteDef } from './http/route.js';
 
 export type RouteKind = 'keeper' | 'demoted' | 'operational';
@@ -109,7 +109,6 @@ export function createCutover(config: ResolvedConfig, routes: readonly RouteDef[
         headers: null,
         redirect: null,
         gone: new ApiError(
-          410,
           'gone',
           {
             message: `${def.method} ${def.path.replace(/:(\w+)/g, '{$1}')} was retired at the v1 sunset (${new Date(sunsetAt).toISOString()}).`,

@@ -10,7 +10,7 @@ import { hostRefusal } from './refusal.js';
 export const HOST_MAX_BODY_BYTES = 1_048_576;
 
 export function payloadTooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, 'payload_too_large', { max_bytes: maxBytes });
+  return new ApiError('payload_too_large', { max_bytes: maxBytes });
 }
 
 /** The spec's 413 answer, for hosts that refuse before the service sees the request. */

@@ -88,7 +88,7 @@ export function createDocsHandler(distDir = swaggerUiDist()): DocsHandler {
     const { pathname } = new URL(request.url);
     if (pathname !== '/docs' && pathname !== '/docs/' && !pathname.startsWith('/docs/assets/')) return null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse(new ApiError(405, 'method_not_allowed', { allow: ['GET', 'HEAD'] }, { allow: 'GET, HEAD' }), newRequestId(), { ...NOSNIFF });
+      return errorResponse(new ApiError('method_not_allowed', { allow: ['GET', 'HEAD'] }, { allow: 'GET, HEAD' }), newRequestId(), { ...NOSNIFF });
     }
     const body = (content: BodyInit) => (request.method === 'HEAD' ? null : content);
     if (pathname === '/docs' || pathname === '/docs/') {
@@ -98,7 +98,7 @@ export function createDocsHandler(distDir = swaggerUiDist()): DocsHandler {
     if (name === 'init.js')
       return new Response(body(INIT_JS), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS } });
     const type = ASSETS[name];
-    if (!type) return errorResponse(new ApiError(404, 'route_not_found'), newRequestId(), { ...NOSNIFF });
+    if (!type) return errorResponse(new ApiError('route_not_found'), newRequestId(), { ...NOSNIFF });
     return new Response(body(asset(name) as BodyInit), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS } });
   };
 }

@@ -39,7 +39,7 @@ const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-
 const MAX_PORT = 65_535;
 
 function badRequest(message: string): ApiError {
-  return new ApiError(400, 'bad_request', { message });
+  return new ApiError('bad_request', { message });
 }
 
 /**

@@ -55,19 +55,19 @@ interface Slot {
 }
 
 export function poolExhausted(): ApiError {
-  return new ApiError(503, 'pool_exhausted', {}, { 'retry-after': '5' });
+  return new ApiError('pool_exhausted');
 }
 
 export function databaseUnavailable(): ApiError {
-  return new ApiError(503, 'database_unavailable', { message: 'the database connection was lost; retry shortly' }, { 'retry-after': '5' });
+  return new ApiError('database_unavailable');
 }
 
 export function requestAborted(): ApiError {
-  return new ApiError(504, 'request_aborted');
+  return new ApiError('request_aborted');
 }
 
 export function queryTimeout(): ApiError {
-  return new ApiError(504, 'query_timeout');
+  return new ApiError('query_timeout');
 }
 
 function codeOf(error: unknown): string | undefined {

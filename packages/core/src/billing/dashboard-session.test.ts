@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Customer, DashboardSession, Ports } from '../ports/index.js';
 import {
   clearedSessionCookie,
@@ -97,7 +97,7 @@ describe('sessions', () => {
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(ApiError);
-      return [(error as ApiError).status, (error as ApiError).code, (error as ApiError).body.message];
+      return [(error as ApiError).status, (error as ApiError).code, (error as ApiError).publicMessage];
     };
     const unauthorized = [401, 'unauthorized', 'sign in to the dashboard first'];
     expect(await refused(withCookie())).toEqual(unauthorized);

@@ -7,7 +7,7 @@
  * plant a session cookie of its own; and only that name is read there.
  */
 import type { ResolvedConfig } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Customer, Ports } from '../ports/index.js';
 import { newToken, SESSION_TTL_MS, tokenHash } from './tokens.js';
 
@@ -39,7 +39,7 @@ export async function sessionCustomer(request: Request, ports: Ports, now: numbe
   const token = sessionTokenOf(request, config);
   const customerId = token ? await ports.accounts.findSession(tokenHash(token), new Date(now)) : null;
   const customer = customerId ? await ports.accounts.getCustomer(customerId) : null;
-  if (!customer) throw new ApiError(401, 'unauthorized', { message: 'sign in to the dashboard first' });
+  if (!customer) throw new ApiError('unauthorized');
   return customer;
 }
 
@@ -47,7 +47,7 @@ export async function sessionCustomer(request: Request, ports: Ports, now: numbe
 export function requireSameOrigin(request: Request, config: ResolvedConfig): void {
   const origin = request.headers.get('origin');
   if (origin !== new URL(config.baseUrl).origin) {
-    throw new ApiError(401, 'unauthorized', { message: 'state-changing dashboard requests must come from the dashboard (Origin)' });
+    throw new ApiError('unauthorized', { message: 'state-changing dashboard requests must come from the dashboard (Origin)' });
   }
 }
 

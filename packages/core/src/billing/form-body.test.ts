@@ -1,7 +1,7 @@
 /** Form or JSON bodies (form-body.ts): either type as a plain map; anything else refused with its code. */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { readFormOrJson, readValidBody } from './form-body.js';
 
 const post = (body: BodyInit, type?: string) =>

@@ -1,6 +1,6 @@
 /** Reads a small body sent either as an HTML form or as JSON, as a plain string map. */
 import * as v from 'valibot';
-import { ApiError, invalidBody } from '../http/api-error.js';
+import { ApiError, invalidBody } from '../errors/api-error.js';
 import { readBodyCapped } from '../http/body.js';
 import { detailsOf } from '../validation/issues.js';
 
@@ -25,12 +25,12 @@ export async function readFormOrJson(request: Request, maxBytes: number): Promis
     }
     throw invalidBody([{ path: '', message: 'body must be a JSON object' }]);
   }
-  throw new ApiError(415, 'unsupported_media_type', { message: 'send application/json or application/x-www-form-urlencoded' });
+  throw new ApiError('unsupported_media_type', { message: 'send application/json or application/x-www-form-urlencoded' });
 }
 
 /** readFormOrJson, then the schema: its output, or `400 invalid_body` with one detail per issue. */
 export async function readValidBody<S extends v.GenericSchema>(request: Request, schema: S, maxBytes: number): Promise<v.InferOutput<S>> {
   const parsed = v.safeParse(schema, await readFormOrJson(request, maxBytes));
-  if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
+  if (!parsed.success) throw new ApiError('invalid_body', { details: detailsOf(parsed.issues) });
   return parsed.output;
 }

@@ -1,47 +1,15 @@
-import { ERROR_MESSAGES } from './error-messages.js';
-
 /**
- * Every refusal the service makes is an ApiError; `errorResponse` is the one place that turns
- * it into the spec's body `{error, details?, ...}` with `Cache-Control: no-store`. Every body
- * also carries `message` (the refusal's own, else the code's sentence, error-messages.ts) and
- * `request_id` (issue 16 item 5), beside the spec's fields, which stay as they were.
- *
- * `bad_request`, `request_timeout` and `headers_too_large` are the hosts' own refusals of a
- * request the router never sees (a malformed Host, a request line or headers the HTTP parser
- * refuses, a request that never finished arriving): they share the codes so every answer has
- * the same shape (docs/decisions.md §9).
+ * Every refusal the service makes is an ApiError of a code of the error table (codes.ts), which
+ * gives its status, its sentence and the headers it always carries; the refusal adds what only
+ * it knows (a found id, the `details` of a validation, a computed `Retry-After`).
+ * `errorResponse` is the one place that turns it into the spec's body `{error, details?, ...}`
+ * with `Cache-Control: no-store`. Every body also carries `message` (the refusal's own, else the
+ * code's sentence) and `request_id` (issue 16 item 5), beside the spec's fields, which stay as
+ * they were.
  */
-export type ErrorCode =
-  | 'bad_request'
-  | 'invalid_query'
-  | 'invalid_facet'
-  | 'invalid_master_id'
-  | 'invalid_batch_size'
-  | 'invalid_body'
-  | 'invalid_signature'
-  | 'missing_api_key'
-  | 'invalid_api_key'
-  | 'revoked_api_key'
-  | 'invalid_beacon_token'
-  | 'unauthorized'
-  | 'payment_required'
-  | 'not_found'
-  | 'route_not_found'
-  | 'master_not_found'
-  | 'method_not_allowed'
-  | 'gone'
-  | 'request_timeout'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'headers_too_large'
-  | 'internal'
-  | 'billing_unavailable'
-  | 'pool_exhausted'
-  | 'database_unavailable'
-  | 'not_ready'
-  | 'request_aborted'
-  | 'query_timeout';
+import { ERRORS, type ErrorCode, type ErrorRow } from './codes.js';
+
+export type { ErrorCode } from './codes.js';
 
 export interface IssueDetail {
   path: string;
@@ -50,34 +18,42 @@ export interface IssueDetail {
 }
 
 export class ApiError extends Error {
+  readonly status: number;
+  /** The row's headers, then the refusal's own (a refusal's value wins). */
+  readonly headers: Record<string, string>;
+
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
-    /** Extra top-level body fields, e.g. `details`, `master_id`, `retry_after_seconds`. */
+    /** Extra top-level body fields, e.g. `details`, `master_id`, `retry_after_seconds`; `message` replaces the code's sentence. */
     readonly body: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
+    headers?: Record<string, string>,
   ) {
     super(code);
     this.name = 'ApiError';
+    const row: ErrorRow = ERRORS[code];
+    this.status = row.status;
+    this.headers = { ...row.headers, ...headers };
+  }
+
+  /** The sentence for people its answer carries as `message`: the refusal's own, else the code's. */
+  get publicMessage(): string {
+    return typeof this.body.message === 'string' ? this.body.message : ERRORS[this.code].message;
   }
 }
 
 export function invalidQuery(details: IssueDetail[]): ApiError {
-  return new ApiError(400, 'invalid_query', { details });
+  return new ApiError('invalid_query', { details });
 }
 
 export function invalidBody(details: IssueDetail[]): ApiError {
-  return new ApiError(400, 'invalid_body', { details });
+  return new ApiError('invalid_body', { details });
 }
 
 export function notFound(what: string): ApiError {
-  return new ApiError(404, 'not_found', { message: `${what} not found` });
+  return new ApiError('not_found', { message: `${what} not found` });
 }
 
-/** Typed here, so a code without its sentence in error-messages.ts fails the type check. */
-const MESSAGES: Record<ErrorCode, string> = ERROR_MESSAGES;
-
-export function errorResponse(error: ApiError, requestId: string, extra?: Record<string, string> | null): Response {
+export function errorResponse(error: ApiError, requestId: string, extra?: Readonly<Record<string, string>> | null): Response {
   const headers: Record<string, string> = {
     ...error.headers,
     ...extra,
@@ -85,6 +61,6 @@ export function errorResponse(error: ApiError, requestId: string, extra?: Record
     'cache-control': 'no-store',
     'x-request-id': requestId,
   };
-  const body = { error: error.code, message: MESSAGES[error.code], ...error.body, request_id: requestId };
+  const body = { error: error.code, message: ERRORS[error.code].message, ...error.body, request_id: requestId };
   return new Response(JSON.stringify(body), { status: error.status, headers });
 }

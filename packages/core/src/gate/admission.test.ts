@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ResolvedConfig, resolveConfig } from '../config.js';
 import { emptyCatalogueData } from '../dataset.js';
 import { noMetrics, pureHasher } from '../defaults.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { createMemoryAccounts } from '../memory/accounts.js';
 import { createMemoryCatalogue } from '../memory/catalogue.js';
 import { createMemoryLimiter } from '../memory/limiter.js';
@@ -275,8 +275,8 @@ describe('admission: what is logged, alarmed and refused at the edges', () => {
   it('a refusal the limiter throws as an ApiError is the answer, not a fail-open', async () => {
     const refusing: Limiter = {
       ...failing,
-      admit: () => Promise.reject(new ApiError(503, 'pool_exhausted')),
-      admitPublic: () => Promise.reject(new ApiError(503, 'pool_exhausted')),
+      admit: () => Promise.reject(new ApiError('pool_exhausted')),
+      admitPublic: () => Promise.reject(new ApiError('pool_exhausted')),
     };
     const { ports, logs, key } = portsWith(refusing);
     const { plaintext } = await key();

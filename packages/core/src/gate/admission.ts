@@ -6,7 +6,7 @@
  * raise `ratelimit.failing_open` and make /readyz answer 503 (fail-open-watch.ts).
  */
 import type { ResolvedConfig } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Principal } from '../http/route.js';
 import type { AdmitRequest, CallOptions, LimitDecision, Ports, PublicDecision } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
@@ -212,7 +212,7 @@ export async function checkAdmin(request: Request, config: ResolvedConfig, guard
       guard.ports.logger.log({ level: 'warn', kind: 'admin.auth_failed', ip: guard.ip, reason: token ? 'wrong token' : 'no bearer token' });
       await adminFailures(guard, false);
     }
-    throw new ApiError(401, 'unauthorized', { message: 'admin routes need Authorization: Bearer <ADMIN_TOKEN>' }, { 'www-authenticate': 'Bearer' });
+    throw new ApiError('unauthorized', { message: 'admin routes need Authorization: Bearer <ADMIN_TOKEN>' }, { 'www-authenticate': 'Bearer' });
   }
   return { principal: null, headers: null, release: null };
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pureHasher } from '../defaults.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { ApiKey, Customer, KeyWithCustomer } from '../ports/index.js';
 import { AccountsMismatch, GRACE_MS, presentedKey, principalOf } from './authenticate.js';
 import { generateApiKey } from './key-format.js';
@@ -17,7 +17,7 @@ function refusal(run: () => unknown): [number, string, unknown] {
   } catch (error) {
     expect(error).toBeInstanceOf(ApiError);
     const e = error as ApiError;
-    return [e.status, e.code, e.body.message];
+    return [e.status, e.code, e.publicMessage];
   }
   throw new Error('not refused');
 }

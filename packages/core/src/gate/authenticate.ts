@@ -4,7 +4,7 @@
  * Shape and checksum are checked before any store read; the read itself is admission.ts's
  * (shared by concurrent requests of one key: shared-key-reads.ts).
  */
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Principal } from '../http/route.js';
 import type { Hasher, KeyWithCustomer } from '../ports/index.js';
 import { policyFor } from '../tiers.js';
@@ -22,7 +22,7 @@ export interface PresentedKey {
 export function presentedKey(request: Request, hasher: Hasher): PresentedKey {
   const presented = request.headers.get('x-api-key');
   if (presented === null || presented === '') {
-    throw new ApiError(401, 'missing_api_key', { message: 'send your key in the X-API-Key header' });
+    throw new ApiError('missing_api_key');
   }
   const parsed = parseApiKey(presented);
   if (!parsed) throw invalidKey();
@@ -39,10 +39,10 @@ export function principalOf(found: KeyWithCustomer | null, presented: PresentedK
   if (found.key.environment !== presented.environment) throw invalidKey();
   const { key, customer } = found;
   if (key.status === 'rotated' || key.status === 'revoked') {
-    throw new ApiError(401, 'revoked_api_key', { message: 'this key was rotated or revoked' });
+    throw new ApiError('revoked_api_key');
   }
   if (key.status === 'suspended' || customer.status !== 'active') {
-    throw new ApiError(402, 'payment_required', { message: 'the account has an unpaid invoice; pay it to restore access' });
+    throw new ApiError('payment_required');
   }
   return { key, customer, policy: policyFor(customer) };
 }
@@ -56,5 +56,5 @@ export class AccountsMismatch extends Error {
 }
 
 function invalidKey(): ApiError {
-  return new ApiError(401, 'invalid_api_key', { message: 'the key is not a valid active key' });
+  return new ApiError('invalid_api_key');
 }

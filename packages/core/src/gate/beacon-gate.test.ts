@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config.js';
 import { emptyCatalogueData } from '../dataset.js';
 import { noMetrics, pureHasher } from '../defaults.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { RouteContext } from '../http/route.js';
 import { createMemoryAccounts } from '../memory/accounts.js';
 import { createMemoryCatalogue } from '../memory/catalogue.js';
@@ -57,7 +57,7 @@ async function refusal(promise: Promise<unknown>): Promise<[number, string, unkn
   );
   expect(error).toBeInstanceOf(ApiError);
   const e = error as ApiError;
-  return [e.status, e.code, e.body.message ?? e.body.reason];
+  return [e.status, e.code, e.code === 'rate_limited' ? e.body.reason : e.publicMessage];
 }
 
 describe('admitBeacon', () => {

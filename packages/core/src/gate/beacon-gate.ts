@@ -7,7 +7,7 @@
  * revocation applies on the next request). The limits fail open like the key gate's.
  */
 
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { RouteContext } from '../http/route.js';
 import type { PublicDecision } from '../ports/index.js';
 import { type BeaconClaims, beaconSignerFor } from './beacon-token.js';
@@ -16,15 +16,16 @@ import { rateLimited } from './limit-headers.js';
 /** A search answer's beacons: a user sees and refines a handful per minute, never hundreds. */
 export const BEACON_EVENTS_PER_TOKEN_PER_MINUTE = 20;
 
-export function invalidBeaconToken(message: string): ApiError {
-  return new ApiError(401, 'invalid_beacon_token', { message }, { 'www-authenticate': 'Bearer realm="search-events"' });
+/** 401 with the beacons' WWW-Authenticate (the error table's); `message` when it is not the code's sentence (a bad or expired token). */
+export function invalidBeaconToken(message?: string): ApiError {
+  return new ApiError('invalid_beacon_token', message === undefined ? {} : { message });
 }
 
 function verifiedClaims(ctx: RouteContext): BeaconClaims {
   const header = ctx.request.headers.get('authorization') ?? '';
   if (!header.startsWith('Bearer ')) throw invalidBeaconToken('send the search answer’s beacon_token as Authorization: Bearer <beacon_token>');
   const claims = beaconSignerFor(ctx.config.secretKey)?.verify(header.slice(7).trim(), ctx.now) ?? null;
-  if (!claims) throw invalidBeaconToken('the beacon token is not valid or has expired');
+  if (!claims) throw invalidBeaconToken();
   return claims;
 }
 

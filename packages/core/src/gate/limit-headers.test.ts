@@ -3,7 +3,7 @@
  * RateLimit-Policy / RateLimit fields, which a client reads to pace itself.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { LimitDecision } from '../ports/index.js';
 import { rateLimited, rateLimitHeaders } from './limit-headers.js';
 

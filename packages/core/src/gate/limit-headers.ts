@@ -9,7 +9,7 @@
  * until it does reset. The burst policy is the per-minute window; the quota policy the calendar
  * month (UTC), whose window is that month's length in seconds. docs/decisions.md §2.
  */
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { BurstState, LimitDecision, PublicDecision } from '../ports/index.js';
 import { monthBounds } from '../tiers.js';
 
@@ -72,5 +72,5 @@ export function rateLimited(decision: LimitDecision | PublicDecision, reason: st
     now,
     reason === 'quota' && quota ? { limit: quota.limit, used: Math.max(quota.used, quota.limit) } : quota,
   );
-  return new ApiError(429, 'rate_limited', { retry_after_seconds: retry, reason }, headers);
+  return new ApiError('rate_limited', { retry_after_seconds: retry, reason }, headers);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Accounts, CallOptions, KeyWithCustomer } from '../ports/index.js';
 import { SharedKeyReads } from './shared-key-reads.js';
 
@@ -42,7 +42,7 @@ describe('SharedKeyReads', () => {
     const reads = new SharedKeyReads();
     const first = reads.read(accounts, 'h1', live(), null);
     const joined = reads.read(accounts, 'h1', live(), null);
-    calls[0]?.fail(new ApiError(504, 'request_aborted'));
+    calls[0]?.fail(new ApiError('request_aborted'));
     await expect(first).rejects.toMatchObject({ code: 'request_aborted' });
     await new Promise((r) => setImmediate(r));
     expect(calls).toHaveLength(2);

@@ -17,7 +17,7 @@
  *   joins a read only while that epoch is still the newest this process knows: after a `stale`
  *   answer, the re-read starts after the change it learned of.
  */
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { type AbortProbe, abortProbeOf, requestAborted } from '../http/deadline.js';
 import type { Accounts, CallOptions, KeyWithCustomer } from '../ports/index.js';
 

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 /**
  * Reads a request body, refusing it with 413 as soon as more than `maxBytes` arrived. The
@@ -31,7 +31,7 @@ export async function readBodyCapped(request: Request, maxBytes: number): Promis
 }
 
 function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, 'payload_too_large', { max_bytes: maxBytes });
+  return new ApiError('payload_too_large', { max_bytes: maxBytes });
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -52,8 +52,7 @@ export function isJsonMediaType(contentType: string | null): boolean {
  */
 export async function readJsonCapped(request: Request, maxBytes: number, onMalformed: (reason: string) => ApiError): Promise<unknown> {
   if (!isJsonMediaType(request.headers.get('content-type'))) {
-    throw new ApiError(415, 'unsupported_media_type', {
-      message: 'send the body as application/json',
+    throw new ApiError('unsupported_media_type', {
       details: [{ path: 'Content-Type', message: 'must be application/json' }],
     });
   }

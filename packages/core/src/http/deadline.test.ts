@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { abortProbeOf, CLIENT_GONE, DeadlineQueue, requestAborted } from './deadline.js';
 
 const aborted = { status: 504, code: 'request_aborted' };

@@ -1,5 +1,5 @@
+import { ApiError } from '../errors/api-error.js';
 import type { CallOptions } from '../ports/index.js';
-import { ApiError } from './api-error.js';
 
 /**
  * A host may give its Request a function under this key that says, without allocating,
@@ -27,7 +27,7 @@ export function abortProbeOf(lifetime: CallOptions | undefined): AbortProbe | un
 type ClientProbe = { readonly signal?: AbortSignal; readonly [CLIENT_GONE]?: () => boolean };
 
 export function requestAborted(): ApiError {
-  return new ApiError(504, 'request_aborted', { message: 'the request was cancelled by its deadline or by the client' });
+  return new ApiError('request_aborted', { message: 'the request was cancelled by its deadline or by the client' });
 }
 
 /**

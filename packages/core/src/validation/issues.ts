@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { IssueDetail } from '../http/api-error.js';
+import type { IssueDetail } from '../errors/api-error.js';
 
 /** valibot issues → the spec's `details[{path, message}]`, one entry per issue. */
 export function detailsOf(issues: readonly v.BaseIssue<unknown>[], prefix?: string): IssueDetail[] {

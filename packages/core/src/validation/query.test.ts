@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { cursorParam, integerParam, limitParam, textParam, yearParam } from './params.js';
 import { parseQuery, type QuerySpec, type RawQuery, rawQueryOf } from './query.js';
 

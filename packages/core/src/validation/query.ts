@@ -5,7 +5,7 @@
  * is refused for every parameter alike; each other value then goes through its valibot schema.
  */
 import * as v from 'valibot';
-import { type IssueDetail, invalidQuery } from '../http/api-error.js';
+import { type IssueDetail, invalidQuery } from '../errors/api-error.js';
 import { detailsOf } from './issues.js';
 import { imitatedName } from './skeleton.js';
 import { unstorableTextProblem } from './storable.js';

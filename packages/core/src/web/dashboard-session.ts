@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { requireSameOrigin, startSession } from '../billing/dashboard-session.js';
 import { readFormOrJson } from '../billing/form-body.js';
 import { tokenHash } from '../billing/tokens.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { html } from '../http/html.js';
 import type { Reply } from '../http/json.js';
 import { route } from '../http/route.js';
@@ -70,7 +70,7 @@ export const dashboardSessionSpendRoute = route({
     // Before anything is read or spent: a token posted from another origin is never consumed.
     requireSameOrigin(request, config);
     const parsed = v.safeParse(SpendRequestSchema, await readFormOrJson(request, 1024));
-    if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
+    if (!parsed.success) throw new ApiError('invalid_body', { details: detailsOf(parsed.issues) });
     const customerId = parsed.output.token ? await ports.accounts.consumeLoginToken(tokenHash(parsed.output.token), new Date(now)) : null;
     if (!customerId) return linkSpentPage();
     const cookie = await startSession(ports, config, customerId, now);

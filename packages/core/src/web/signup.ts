@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { readFormOrJson } from '../billing/form-body.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { route } from '../http/route.js';
 import { TIER_IDS, TIERS } from '../tiers.js';
 import { EmailSchema } from '../validation/email.js';
@@ -37,8 +37,8 @@ export const signupRoute = route({
       if (wantsHtml(request)) return billingUnavailablePage();
     }
     const parsed = v.safeParse(SignupRequestSchema, await readFormOrJson(request, 4096));
-    if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
-    if (!ports.billing) throw new ApiError(503, 'billing_unavailable', { message: 'self-serve signup is not configured on this server' });
+    if (!parsed.success) throw new ApiError('invalid_body', { details: detailsOf(parsed.issues) });
+    if (!ports.billing) throw new ApiError('billing_unavailable', { message: 'self-serve signup is not configured on this server' });
     const checkout = await ports.billing.createCheckout({
       tier: parsed.output.tier,
       email: parsed.output.email,

@@ -6,8 +6,8 @@
 import * as v from 'valibot';
 import { requireSameOrigin, sessionCustomer } from '../../billing/dashboard-session.js';
 import { readValidBody } from '../../billing/form-body.js';
+import { ApiError } from '../../errors/api-error.js';
 import { newKeyRecord } from '../../gate/issue-key.js';
-import { ApiError } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { keyView, NO_STORE } from './dashboard-key.js';
@@ -33,7 +33,7 @@ export const dashboardCreateKeyRoute = route({
     const { plaintext, record } = newKeyRecord(body.environment, new Date(now));
     const created = await ports.accounts.addKeyCapped(customer.id, record, MAX_ACTIVE_KEYS);
     if (!created) {
-      throw new ApiError(400, 'invalid_body', {
+      throw new ApiError('invalid_body', {
         message: `You already have ${MAX_ACTIVE_KEYS} active keys, the most an account may hold. Revoke one you no longer use, then create the new one.`,
         details: [{ path: 'environment', message: `at most ${MAX_ACTIVE_KEYS} active keys per customer` }],
       });

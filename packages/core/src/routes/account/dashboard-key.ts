@@ -1,5 +1,5 @@
 /** What the dashboard key routes share: the `<id>` parameter, the key as the dashboard shows it, no caching. */
-import { invalidQuery } from '../../http/api-error.js';
+import { invalidQuery } from '../../errors/api-error.js';
 import { UNDECODABLE_PARAM } from '../../http/router.js';
 import type { ApiKey } from '../../ports/index.js';
 

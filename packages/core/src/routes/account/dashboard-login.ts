@@ -13,7 +13,7 @@ import { requireSameOrigin } from '../../billing/dashboard-session.js';
 import { readFormOrJson } from '../../billing/form-body.js';
 import { loginLinkMail } from '../../billing/mail-templates.js';
 import { LOGIN_TOKEN_TTL_MS, newToken } from '../../billing/tokens.js';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { Ports } from '../../ports/index.js';
@@ -73,7 +73,7 @@ export const dashboardLoginRoute = route({
   async handler({ request, ports, config, now, waitUntil }) {
     requireSameOrigin(request, config);
     const parsed = v.safeParse(LoginRequestSchema, await readFormOrJson(request, 2048));
-    if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
+    if (!parsed.success) throw new ApiError('invalid_body', { details: detailsOf(parsed.issues) });
     waitUntil(sendLoginLinks(ports, config.baseUrl, parsed.output.email, now));
     return json({ accepted: true }, 202, { 'cache-control': 'no-store' });
   },

@@ -1,6 +1,6 @@
 /** DELETE /api/dashboard/keys/{id}: revoke (204), effective on the next request. */
 import { requireSameOrigin, sessionCustomer } from '../../billing/dashboard-session.js';
-import { notFound } from '../../http/api-error.js';
+import { notFound } from '../../errors/api-error.js';
 import { route } from '../../http/route.js';
 import { keyIdOf, NO_STORE } from './dashboard-key.js';
 

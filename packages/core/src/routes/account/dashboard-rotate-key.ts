@@ -1,7 +1,7 @@
 /** POST /api/dashboard/keys/{id}: rotate — 201 with the new plaintext; the old key answers 401 revoked_api_key from the next request on. */
 import { requireSameOrigin, sessionCustomer } from '../../billing/dashboard-session.js';
+import { ApiError, notFound } from '../../errors/api-error.js';
 import { newKeyRecord } from '../../gate/issue-key.js';
-import { ApiError, notFound } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { keyIdOf, NO_STORE } from './dashboard-key.js';
@@ -20,10 +20,10 @@ export const dashboardRotateKeyRoute = route({
     const keyId = keyIdOf(params.id);
     const current = (await ports.accounts.listKeys(customer.id)).find((k) => k.id === keyId);
     if (!current) throw notFound('key');
-    if (current.status !== 'active') throw new ApiError(400, 'invalid_body', { message: `only an active key can be rotated; this one is ${current.status}` });
+    if (current.status !== 'active') throw new ApiError('invalid_body', { message: `only an active key can be rotated; this one is ${current.status}` });
     const { plaintext, record } = newKeyRecord(current.environment, new Date(now));
     const rotated = await ports.accounts.rotateKey(customer.id, keyId, record);
-    if (!rotated) throw new ApiError(400, 'invalid_body', { message: 'the key changed meanwhile; reload' });
+    if (!rotated) throw new ApiError('invalid_body', { message: 'the key changed meanwhile; reload' });
     ports.logger.log({
       level: 'info',
       kind: 'dashboard.key_rotated',

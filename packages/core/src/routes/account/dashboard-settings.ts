@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { requireSameOrigin, sessionCustomer } from '../../billing/dashboard-session.js';
 import { readValidBody } from '../../billing/form-body.js';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { TIERS } from '../../tiers.js';
@@ -23,7 +23,7 @@ export const dashboardSettingsRoute = route({
     const customer = await sessionCustomer(request, ports, now, config);
     const body = await readValidBody(request, SettingsRequestSchema, 1024);
     if (TIERS[customer.tier].contract)
-      throw new ApiError(400, 'invalid_body', { details: [{ path: 'overage', message: 'the contract tier has no overage setting' }] });
+      throw new ApiError('invalid_body', { details: [{ path: 'overage', message: 'the contract tier has no overage setting' }] });
     const updated = await ports.accounts.setOverage(customer.id, body.overage);
     ports.logger.log({ level: 'info', kind: 'dashboard.overage_set', customer_id: customer.id, overage: body.overage });
     return json({ overage: updated?.overage ?? body.overage }, 200, { 'cache-control': 'no-store' });

@@ -1,7 +1,7 @@
 /** POST /api/v1/admin/keys: issue a key (contract by default) with ADMIN_TOKEN; limits holds negotiated overrides. */
 import * as v from 'valibot';
+import { ApiError, invalidBody } from '../../errors/api-error.js';
 import { issueCustomerKey } from '../../gate/issue-key.js';
-import { ApiError, invalidBody } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
@@ -58,7 +58,7 @@ export const adminKeysRoute = route({
   async handler({ request, ports, now }) {
     const body = await readJsonCapped(request, 16 * 1024, (reason) => invalidBody([{ path: '', message: reason }]));
     const parsed = v.safeParse(AdminKeyRequestSchema, body);
-    if (!parsed.success) throw new ApiError(400, 'invalid_body', { details: detailsOf(parsed.issues) });
+    if (!parsed.success) throw new ApiError('invalid_body', { details: detailsOf(parsed.issues) });
     const input = parsed.output;
     if (input.limits && !TIERS[input.tier].contract) {
       throw invalidBody([{ path: 'limits', message: 'limit overrides apply to the contract tier only' }]);

@@ -4,7 +4,7 @@
  * operator route (docs/decisions.md §8, "Access log and metrics"). Not in the OpenAPI documents:
  * it is the operator's, not the API's. Without metrics that render, 404.
  */
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import { Reply } from '../../http/json.js';
 import { route } from '../../http/route.js';
 
@@ -16,7 +16,7 @@ export const metricsRoute = route({
   tags: ['admin'],
   responses: { 200: { description: 'Prometheus text exposition format.' } },
   async handler({ ports }) {
-    if (!ports.metrics.render) throw new ApiError(404, 'route_not_found', { message: 'this deployment keeps no metrics' });
+    if (!ports.metrics.render) throw new ApiError('route_not_found', { message: 'this deployment keeps no metrics' });
     const { contentType, body } = await ports.metrics.render();
     return new Reply(200, body, { 'content-type': contentType });
   },

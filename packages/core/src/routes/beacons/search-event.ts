@@ -6,8 +6,8 @@
  */
 import * as v from 'valibot';
 import { MAX_HELD_ID } from '../../catalogue/id-ranges.js';
+import { invalidBody } from '../../errors/api-error.js';
 import { admitBeacon, invalidBeaconToken } from '../../gate/beacon-gate.js';
-import { invalidBody } from '../../http/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
 import { route } from '../../http/route.js';
 import type { SearchEvent } from '../../ports/index.js';

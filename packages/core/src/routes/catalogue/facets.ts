@@ -1,6 +1,6 @@
 /** GET {base}/facets: facet value counts over the filtered master set. */
 import * as v from 'valibot';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { FACET_NAMES, type FacetName } from '../../ports/index.js';
@@ -30,7 +30,7 @@ export function parseFacetNames(raw: string): FacetName[] {
       details.push({ path: 'facets', message: `not a facet name; allowed: ${FACET_NAMES.join(', ')}`, raw: part, normalized });
     }
   }
-  if (details.length > 0) throw new ApiError(400, 'invalid_facet', { details });
+  if (details.length > 0) throw new ApiError('invalid_facet', { details });
   return names;
 }
 

@@ -1,7 +1,7 @@
 /** GET {base}/resolve: a name, link or external id → its cluster. */
 import * as v from 'valibot';
 import { MASTER_ID_RANGE, SOURCE_ID_RANGE } from '../../catalogue/id-ranges.js';
-import { invalidQuery, notFound } from '../../http/api-error.js';
+import { invalidQuery, notFound } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { ResolveInput } from '../../ports/index.js';

@@ -1,8 +1,8 @@
 /** GET {base}/search: full-text search with facet filters and keyset paging; answers carry a beacon token. */
 
 import * as v from 'valibot';
+import { invalidQuery } from '../../errors/api-error.js';
 import { beaconSignerFor } from '../../gate/beacon-token.js';
-import { invalidQuery } from '../../http/api-error.js';
 import { json } from '../../http/json.js';
 import { ulidAt } from '../../http/request-id.js';
 import { route } from '../../http/route.js';

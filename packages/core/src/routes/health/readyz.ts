@@ -7,7 +7,7 @@
  * dependency answers 503 in PROBE_TIMEOUT_MS rather than holding the probe.
  */
 import * as v from 'valibot';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { Probe } from '../../ports/index.js';
@@ -47,7 +47,7 @@ export const readyzRoute = route({
     const failures = await Promise.all(probes.map((probe) => run(probe, signal)));
     const details = probes.flatMap((probe, i) => (failures[i] === null ? [] : [{ path: probe.name, message: failures[i] as string }]));
     if (details.length > 0) {
-      throw new ApiError(503, 'not_ready', { message: `not ready: ${details.map((d) => d.path).join(', ')}`, details }, { 'retry-after': '5' });
+      throw new ApiError('not_ready', { message: `not ready: ${details.map((d) => d.path).join(', ')}`, details });
     }
     return json({ status: 'ready', checks: Object.fromEntries(probes.map((probe) => [probe.name, 'ok'])) });
   },

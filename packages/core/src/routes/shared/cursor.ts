@@ -1,6 +1,6 @@
 /** Keyset cursors: base64url JSON of the last hit's position (score, type, id). */
 import { CLUSTER_ID_RANGE, MASTER_ID_RANGE } from '../../catalogue/id-ranges.js';
-import { invalidQuery } from '../../http/api-error.js';
+import { invalidQuery } from '../../errors/api-error.js';
 import type { SearchPosition } from '../../ports/index.js';
 
 const TYPES = new Set(['master', 'artist', 'label', 'festival']);

@@ -1,5 +1,5 @@
 /** An agent's dossier with its links, found by a parsed key: the v1 artist, label and by-slug routes share it. */
-import { notFound } from '../../http/api-error.js';
+import { notFound } from '../../errors/api-error.js';
 import type { RouteContext } from '../../http/route.js';
 import type { AgentKey } from '../../ports/index.js';
 import type { AgentKind } from '../../schemas/records.js';

@@ -1,6 +1,6 @@
 /** The facet filter parameters shared by search and facets, and their cross-field rules. */
 import * as v from 'valibot';
-import { invalidQuery } from '../../http/api-error.js';
+import { invalidQuery } from '../../errors/api-error.js';
 import type { FacetFilters } from '../../ports/index.js';
 import { textParam, yearParam } from '../../validation/params.js';
 import type { ParamSpec } from '../../validation/query.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import { masterIdProblem, parseAgentKey, parseMasterId } from './keys.js';
 
 describe('master id rules', () => {

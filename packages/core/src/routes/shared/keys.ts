@@ -1,7 +1,7 @@
 /** Path keys and ids: parsing rules shared by every route that takes one. */
 import { CLUSTER_ID_RANGE, type IdRange, MAX_MASTER_ID, SOURCE_ID_RANGE } from '../../catalogue/id-ranges.js';
-import type { IssueDetail } from '../../http/api-error.js';
-import { ApiError, invalidQuery } from '../../http/api-error.js';
+import type { IssueDetail } from '../../errors/api-error.js';
+import { ApiError, invalidQuery } from '../../errors/api-error.js';
 import { UNDECODABLE_PARAM } from '../../http/router.js';
 import type { AgentKey } from '../../ports/index.js';
 
@@ -11,7 +11,7 @@ import type { AgentKey } from '../../ports/index.js';
  */
 export function idWithin(id: number, range: IdRange, path: string): number {
   if (id > range.max) throw invalidQuery([{ path, message: `${range.what} is at most ${range.max}` }]);
-  if (id > range.held) throw new ApiError(404, 'not_found', { message: `no record can have ${range.what} above ${range.held}` });
+  if (id > range.held) throw new ApiError('not_found', { message: `no record can have ${range.what} above ${range.held}` });
   return id;
 }
 
@@ -39,7 +39,7 @@ export function parseMasterId(raw: string | null): number {
   const problem = raw === null ? UNDECODABLE_PARAM : masterIdProblem(raw);
   if (problem) {
     const details: IssueDetail[] = [{ path: 'id', message: problem }];
-    throw new ApiError(400, 'invalid_master_id', { details });
+    throw new ApiError('invalid_master_id', { details });
   }
   return Number(raw);
 }
@@ -56,7 +56,7 @@ export function isMbid(value: string): boolean {
 }
 
 function invalidKey(name: string, message: string): ApiError {
-  return new ApiError(400, 'invalid_query', { details: [{ path: name, message }] });
+  return new ApiError('invalid_query', { details: [{ path: name, message }] });
 }
 
 /** `{key}`: a cluster_id, a slug, or a typed locator `discogs:123` / `mbid:<uuid>`. */

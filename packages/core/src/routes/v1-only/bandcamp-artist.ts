@@ -1,6 +1,6 @@
 /** GET /api/v1/bandcamp/{artistKey}: an artist's Bandcamp signals. Demoted: v2 has them in the artist's bandcamp facet. */
 import * as v from 'valibot';
-import { notFound } from '../../http/api-error.js';
+import { notFound } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import { BandcampSignalsSchema, LinksSchema } from '../../schemas/records.js';

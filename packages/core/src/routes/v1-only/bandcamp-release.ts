@@ -1,6 +1,6 @@
 /** GET /api/v1/bandcamp/release: Bandcamp release data by release link or by artist. Demoted like every Bandcamp route. */
 import * as v from 'valibot';
-import { invalidQuery, notFound } from '../../http/api-error.js';
+import { invalidQuery, notFound } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { BandcampReleaseData } from '../../ports/index.js';

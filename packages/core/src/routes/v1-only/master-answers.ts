@@ -1,5 +1,5 @@
 /** What the v1 master routes (one, batch, dossier) and wayfind answer alike. */
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import type { MasterData } from '../../schemas/records.js';
 import { creditLinksInText, masterLinks, withCreditLinks } from '../shared/links.js';
 import { recordBody, recordBytes } from '../shared/record-etags.js';
@@ -9,7 +9,7 @@ export function withMasterLinks(master: MasterData, baseUrl: string, base: strin
 }
 
 export function masterNotFound(id: number): ApiError {
-  return new ApiError(404, 'master_not_found', { master_id: id, message: `no master with id ${id}` });
+  return new ApiError('master_not_found', { master_id: id, message: `no master with id ${id}` });
 }
 
 /**

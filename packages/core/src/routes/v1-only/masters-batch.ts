@@ -1,6 +1,6 @@
 /** POST /api/v1/masters/batch: several masters in one call (one rate-limit unit). Demoted like the master route. */
 import * as v from 'valibot';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import { readJsonCapped } from '../../http/body.js';
 import { JSON_TYPE, Reply } from '../../http/json.js';
 import { route } from '../../http/route.js';
@@ -30,7 +30,7 @@ export const BatchResponseSchema = named(
 );
 
 function batchError(message: string, extra: Record<string, unknown> = {}): ApiError {
-  return new ApiError(400, 'invalid_batch_size', { details: [{ path: 'ids', message }], ...extra });
+  return new ApiError('invalid_batch_size', { details: [{ path: 'ids', message }], ...extra });
 }
 
 export const mastersBatchRoute = route({
@@ -51,7 +51,7 @@ export const mastersBatchRoute = route({
       throw batchError('body must be a JSON object {"ids": [...]}');
     }
     const extra = Object.keys(body).filter((k) => k !== 'ids');
-    if (extra.length > 0) throw new ApiError(400, 'invalid_body', { details: extra.map((k) => ({ path: k, message: 'unknown field' })) });
+    if (extra.length > 0) throw new ApiError('invalid_body', { details: extra.map((k) => ({ path: k, message: 'unknown field' })) });
     const ids = (body as { ids: unknown }).ids;
     const max = principal?.policy.batchMax ?? 100;
     if (!Array.isArray(ids)) throw batchError('ids must be an array');
@@ -63,7 +63,7 @@ export const mastersBatchRoute = route({
       const problem = masterIdProblem(ids[i]);
       if (problem) details.push({ path: `ids.${i}`, message: problem });
     }
-    if (details.length > 0) throw new ApiError(400, 'invalid_master_id', { details });
+    if (details.length > 0) throw new ApiError('invalid_master_id', { details });
     const unique = [...new Set(ids as number[])];
     // A catalogue that holds records serialized hands them over as they are; any other's are
     // serialized here, one record at a time, which is the same work as one JSON.stringify.

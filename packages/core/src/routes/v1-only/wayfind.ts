@@ -5,7 +5,7 @@
  * (operational). wayfind-master.ts answers where one master sits.
  */
 import * as v from 'valibot';
-import { invalidQuery } from '../../http/api-error.js';
+import { invalidQuery } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
 import type { Method, RouteDef } from '../../http/route.js';
 import { route } from '../../http/route.js';

@@ -4,7 +4,7 @@
  * served from its demoted master routes), so one call after resolve answers everything.
  */
 import * as v from 'valibot';
-import { notFound } from '../../http/api-error.js';
+import { notFound } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
 import type { CallOptions, Catalogue, MasterDetail } from '../../ports/index.js';

@@ -1,5 +1,5 @@
 /** `fields=identity,discography`: the facets a v2 artist answer keeps. */
-import { invalidQuery } from '../../http/api-error.js';
+import { invalidQuery } from '../../errors/api-error.js';
 import { ARTIST_FIELDS, type ArtistField } from './schemas.js';
 
 /** Each name is NFKC-normalized and trimmed; any name outside the facets is refused, named. */

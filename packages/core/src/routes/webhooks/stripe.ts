@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { applyBillingEvent } from '../../billing/apply-event.js';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import { readBodyCapped } from '../../http/body.js';
 import { json } from '../../http/json.js';
 import { route } from '../../http/route.js';
@@ -96,11 +96,10 @@ export const stripeWebhookRoute = route({
   errors: ['payload_too_large', 'invalid_signature', 'billing_unavailable'],
   async handler({ request, ports, config, waitUntil }) {
     const payload = await readBodyCapped(request, WEBHOOK_MAX_BYTES);
-    if (!ports.billing || !config.secretKey)
-      throw new ApiError(503, 'billing_unavailable', { message: 'Stripe is not configured on this server' }, { 'retry-after': '5' });
+    if (!ports.billing || !config.secretKey) throw new ApiError('billing_unavailable', {}, { 'retry-after': '5' });
     const signature = request.headers.get('stripe-signature');
     const event = signature ? await ports.billing.verifyWebhook(payload, signature) : null;
-    if (!event) throw new ApiError(400, 'invalid_signature', { message: 'the Stripe-Signature header does not match the body' });
+    if (!event) throw new ApiError('invalid_signature');
     await applyBillingEvent({ ports, secret: config.secretKey, baseUrl: config.baseUrl, waitUntil }, event);
     return json({ received: true }, 200, { 'cache-control': 'no-store' });
   },
