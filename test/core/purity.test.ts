@@ -93,7 +93,11 @@ const CORE_RULES: Array<{ from: string; not: string[]; why: string }> = [
   { from: 'catalogue/', not: ['routes/', 'web/', 'http/', 'gate/', 'billing/', 'service.ts'], why: 'catalogue/ is pure building blocks shared by every store' },
   { from: 'routes/', not: ['web/'], why: 'the web pages contribute routes; the route tree does not know them' },
   { from: 'ports/', not: ['routes/', 'web/', 'http/', 'gate/', 'billing/', 'catalogue/', 'tiers.ts', 'service.ts'], why: 'ports are interfaces only' },
-  { from: 'validation/', not: ['http/', 'gate/', 'billing/', 'routes/', 'web/', 'service.ts'], why: 'validation/ is the ground floor: its refusals are ApiErrors of errors/' },
+  {
+    from: 'validation/',
+    not: ['http/', 'gate/', 'billing/', 'routes/', 'web/', 'service.ts'],
+    why: 'validation/ is the ground floor: its refusals are ApiErrors of errors/',
+  },
   {
     from: 'errors/',
     not: ['http/', 'gate/', 'billing/', 'routes/', 'web/', 'catalogue/', 'ports/', 'validation/', 'schemas/', 'config.ts', 'tiers.ts', 'service.ts', 'openapi'],

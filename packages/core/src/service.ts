@@ -8,22 +8,24 @@
  * by the route's kind (gate/admission.ts: key gate + limiter, per-IP limit, admin token) →
  * strict query validation → the route's handler → headers (rate limit, cutover, request id) →
  * the concurrency slot released off the response path (the host's waitUntil). Every error
- * becomes the spec's body in one place (`errorResponse`). docs/architecture.md walks it.
+ * becomes the spec's body in one place (`RequestEvent.refuse`, errors/api-error.ts's
+ * `errorResponse`). docs/architecture.md walks it.
  */
 import { type ResolvedConfig, resolveConfig, type ServiceConfig } from './config.js';
 import { consoleLogger, loggingAlarm, noMetrics, pureHasher, systemClock, throttledAlarm } from './defaults.js';
-import { ApiError, errorResponse } from './errors/api-error.js';
-import { type Admission, admitKey, admitPublic, checkAdmin, keyGate } from './gate/admission.js';
+import { ApiError } from './errors/api-error.js';
+import { admitKey, admitPublic, checkAdmin, keyGate } from './gate/admission.js';
 import { invalidatingAccounts } from './gate/auth-invalidation.js';
 import { beaconSignerFor } from './gate/beacon-token.js';
 import { FailOpenWatch, withFailOpenCheck } from './gate/fail-open-watch.js';
 import { KeyCache } from './gate/key-cache.js';
 import { addCorsHeaders, corsPolicyOf, preflightHeaders } from './http/cors.js';
-import { DeadlineQueue, type RequestLifetime, requestAborted } from './http/deadline.js';
-import { finalize, Reply } from './http/json.js';
+import { DeadlineQueue, requestAborted } from './http/deadline.js';
+import { Reply } from './http/json.js';
 import { represent } from './http/representation.js';
+import { type RequestContextInput, RequestEvent, type ServiceScope } from './http/request-event.js';
 import { newRequestId } from './http/request-id.js';
-import type { Method, Principal, RouteContext, RouteDef } from './http/route.js';
+import type { Method, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
 import { securityHeaders } from './http/security-headers.js';
 import { runJobs } from './jobs.js';
@@ -33,12 +35,7 @@ import { parseQuery, type RawQuery, rawQueryOf } from './validation/query.js';
 import { createCutover } from './versioning.js';
 import { WEB_ROUTES } from './web/index.js';
 
-export interface RequestContextInput {
-  /** Client IP as the host sees it (after TRUST_PROXY handling). */
-  clientIp?: string;
-  /** Keeps the runtime alive for work finished after the response (Deno Deploy, Lambda, workers). */
-  waitUntil?(promise: Promise<unknown>): void;
-}
+export type { RequestContextInput } from './http/request-event.js';
 
 export interface Service {
   fetch(request: Request, context?: RequestContextInput): Promise<Response>;
@@ -87,100 +84,88 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const cors = corsPolicyOf(config.corsOrigins);
   const hardening = securityHeaders(config.baseUrl);
 
-  /**
-   * `extra` collects the headers every answer to this request carries — request id, cutover
-   * (Deprecation, Sunset, Link), rate limit — for answers and refusals alike.
-   */
-  async function handle(
-    request: Request,
-    context: RequestContextInput | undefined,
-    requestId: string,
-    extra: Record<string, string>,
-    trace: RequestTrace,
-  ): Promise<Response | Reply> {
-    const url = new URL(request.url);
+  const scope: ServiceScope = { ports, config, routes, keep: keepAlive };
+
+  async function handle(event: RequestEvent): Promise<Response | Reply> {
+    const { request, url } = event;
     const match = router.match(url);
     if (!match) throw new ApiError('route_not_found', { message: `no route for ${url.pathname}` });
 
     const def = match.byMethod.get(request.method === 'HEAD' ? 'GET' : (request.method as Method));
-    trace.route = def ? def.path : null;
+    event.route = def ? def.path : null;
     if (!def) {
       if (request.method === 'OPTIONS') {
         // A CORS preflight from an allowed origin learns the methods, headers and max age;
         // any other OPTIONS only the Allow list. It reaches no gate, so it counts nowhere.
-        if (trace.corsAllowed && request.headers.has('access-control-request-method')) preflightHeaders(match.allow, extra);
+        if (event.corsAllowed && request.headers.has('access-control-request-method')) preflightHeaders(match.allow, event);
         return new Response(null, { status: 204, headers: { allow: match.allow } });
       }
       throw new ApiError('method_not_allowed', { allow: match.allow.split(', ') }, { allow: match.allow });
     }
 
-    const now = clock.now();
-    const versioned = cutover.decide(def, match.params, url, now);
-    if (versioned.headers) Object.assign(extra, versioned.headers);
+    event.now = clock.now();
+    event.params = match.params;
+    const versioned = cutover.decide(def, match.params, url, event.now);
+    if (versioned.headers) event.headersFrom(versioned.headers);
     if (versioned.redirect) return versioned.redirect;
     if (versioned.gone) throw versioned.gone;
     const lifetime = deadlines.start(request);
-    const state = new RequestState(request, url, match.params, requestId, now, lifetime, context, trace);
+    event.lifetime = lifetime;
     try {
       // One race covers admission and handler: the deadline is per request, not per step.
-      const answer = await lifetime.race(admitAndAnswer(def, state, extra));
-      return answer instanceof Reply ? represent(answer, request, def.cache, ports.hasher, extra) : answer;
+      const answer = await lifetime.race(admitAndAnswer(def, event));
+      return answer instanceof Reply ? represent(answer, event, def.cache, ports.hasher) : answer;
     } finally {
       lifetime.dispose();
       // An admission that outlives the deadline frees its own slot (admitAndAnswer).
-      if (state.release) keepAlive(context, state.release());
+      if (event.release) event.keep(event.release());
     }
   }
 
-  async function admitAndAnswer(def: RouteDef, state: RequestState, extra: Record<string, string>): Promise<Response | Reply> {
-    const admission = await admit(def, state);
-    if (state.lifetime.ended) {
+  async function admitAndAnswer(def: RouteDef, event: RequestEvent): Promise<Response | Reply> {
+    await admit(def, event);
+    if (event.lifetime.ended) {
       // The caller already has its 504: free the slot now, and never start a handler (nor
       // its side effects) for a request that is over.
-      if (admission.release) keepAlive(state.context, admission.release());
+      const release = event.release;
+      event.release = null;
+      if (release) event.keep(release());
       throw requestAborted();
     }
-    state.release = admission.release;
-    state.trace.admittedAt = performance.now();
-    if (admission.headers) Object.assign(extra, admission.headers);
-    if (admission.principal) state.trace.keyPrefix = admission.principal.key.display_prefix;
-    const ctx: RouteContext = new HandlerContext(state, state.search(def), admission.principal, ports, config, routes, keepAlive);
-    return def.handler(ctx);
+    event.admittedAt = performance.now();
+    event.query = queryOf(event.url, def);
+    return def.handler(event);
   }
 
-  function admit(def: RouteDef, state: RequestState): Promise<Admission> {
+  function admit(def: RouteDef, event: RequestEvent): Promise<void> {
     switch (def.access) {
       case 'key':
-        return admitKey(state.request, ports, state.now, true, state.lifetime, gate);
+        return admitKey(event, ports, true, gate);
       case 'key-uncounted':
-        return admitKey(state.request, ports, state.now, false, state.lifetime, gate);
+        return admitKey(event, ports, false, gate);
       case 'public':
-        return admitPublic(state.context?.clientIp ?? 'unknown', ports, config, state.now);
+        return admitPublic(event, ports, config);
       case 'admin':
-        return checkAdmin(state.request, config, { ports, ip: state.context?.clientIp ?? 'unknown', now: state.now });
+        return checkAdmin(event, config, ports);
       case 'open':
-        return Promise.resolve({ principal: null, headers: null, release: null });
+        return OPEN;
     }
   }
 
-  function keepAlive(context: RequestContextInput | undefined, promise: Promise<unknown>): void {
+  function keepAlive(host: RequestContextInput | undefined, promise: Promise<unknown>): void {
     const guarded = promise.catch((error: unknown) => {
       logger.log({ level: 'error', kind: 'background.error', error: describe(error) });
     });
-    context?.waitUntil?.(guarded);
+    host?.waitUntil?.(guarded);
   }
 
   async function fetch(request: Request, context?: RequestContextInput): Promise<Response> {
-    const started = performance.now();
-    const trace = new RequestTrace();
     const requestId = newRequestId();
-    trace.requestId = requestId;
-    const extra: Record<string, string> = { 'x-request-id': requestId, ...hardening };
-    const head = request.method === 'HEAD';
+    const event = new RequestEvent(request, requestId, context, scope, { 'x-request-id': requestId, ...hardening });
     // Without CORS_ORIGINS nothing here runs; with it, errors carry the CORS headers too.
-    if (cors) trace.corsAllowed = addCorsHeaders(cors, request.headers.get('origin'), extra);
+    if (cors) addCorsHeaders(cors, event);
     try {
-      return answered(request, trace, started, finalize(await handle(request, context, requestId, extra, trace), extra, head));
+      return answered(event, event.respond(await handle(event)));
     } catch (error) {
       let failure: ApiError;
       if (error instanceof ApiError) {
@@ -196,26 +181,25 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
         });
         failure = new ApiError('internal');
       }
-      const response = errorResponse(failure, requestId, extra);
-      return answered(request, trace, started, head ? new Response(null, { status: response.status, headers: response.headers }) : response);
+      return answered(event, event.refuse(failure));
     }
   }
 
   /** One access-log line and the request metrics per request (docs/decisions.md §8), then the answer. */
-  function answered(request: Request, trace: RequestTrace, started: number, response: Response): Response {
-    const seconds = (performance.now() - started) / 1000;
+  function answered(event: RequestEvent, response: Response): Response {
+    const seconds = (performance.now() - event.startedAt) / 1000;
     logger.log({
       level: 'info',
       kind: 'http.access',
-      request_id: trace.requestId,
-      method: request.method,
-      route: trace.route,
+      request_id: event.requestId,
+      method: event.request.method,
+      route: event.route,
       status: response.status,
       ms: Math.round(seconds * 10_000) / 10,
-      gate_ms: trace.admittedAt === 0 ? null : Math.round((trace.admittedAt - started) * 10) / 10,
-      key_prefix: trace.keyPrefix,
+      gate_ms: event.admittedAt === 0 ? null : Math.round((event.admittedAt - event.startedAt) * 10) / 10,
+      key_prefix: event.keyPrefix,
     });
-    ports.metrics.request(trace.route, request.method, response.status, seconds);
+    ports.metrics.request(event.route, event.request.method, response.status, seconds);
     return response;
   }
 
@@ -227,94 +211,17 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   };
 }
 
-/** What the pipeline learns of a request along the way, for its answer's last steps. */
-class RequestTrace {
-  requestId = '';
-  /** The request's Origin is allowed by CORS_ORIGINS. */
-  corsAllowed = false;
-  /** The matched route's pattern (`/api/v1/masters/:id`), never the path: no ids in logs or labels. */
-  route: string | null = null;
-  /** The admitted key's 12-character display prefix (docs/decisions.md §3): never the key. */
-  keyPrefix: string | null = null;
-  /**
-   * performance.now() when admission let the request through to its handler (0: it never got
-   * there): the access line's `gate_ms`. `ms - gate_ms` is then the part of the request that
-   * held its concurrency slot (the slot is released in the same turn as the line is written;
-   * the Redis limiter sends that release at the turn's end).
-   */
-  admittedAt = 0;
-}
-
-/** One request's state between the steps of the pipeline. */
-class RequestState {
-  /** Frees the concurrency slot, once admission took one. */
-  release: (() => Promise<void>) | null = null;
-
-  constructor(
-    readonly request: Request,
-    readonly url: URL,
-    readonly params: Record<string, string | null>,
-    readonly requestId: string,
-    readonly now: number,
-    readonly lifetime: RequestLifetime,
-    readonly context: RequestContextInput | undefined,
-    readonly trace: RequestTrace,
-  ) {}
-
-  /** The strict query of `def`; a URL without a query string skips URLSearchParams entirely. */
-  search(def: RouteDef): Record<string, unknown> {
-    if (this.url.search === '') return def.query ? parseQuery(EMPTY_QUERY, def.query) : NO_PARAMS;
-    return parseQuery(rawQueryOf(this.url.searchParams) as RawQuery, def.query ?? {});
-  }
-}
+/** The access check of an `open` route: the route checks its own credential. */
+const OPEN: Promise<void> = Promise.resolve();
 
 const EMPTY_QUERY: RawQuery = Object.freeze(Object.create(null));
 /** The query of a route that takes no parameters, called without any. */
 const NO_PARAMS: Record<string, unknown> = Object.freeze({});
 
-/**
- * What a handler sees. A class: the lazy `signal` and `waitUntil` live on the prototype
- * instead of being fresh closures on every request.
- */
-class HandlerContext implements RouteContext {
-  readonly request: Request;
-  readonly url: URL;
-  readonly params: Record<string, string | null>;
-  readonly requestId: string;
-  readonly now: number;
-  readonly lifetime: RequestLifetime;
-  readonly base: string;
-
-  constructor(
-    private readonly state: RequestState,
-    readonly query: Record<string, unknown>,
-    readonly principal: Principal | null,
-    readonly ports: Ports,
-    readonly config: ResolvedConfig,
-    readonly routes: readonly RouteDef[],
-    private readonly keep: (context: RequestContextInput | undefined, promise: Promise<unknown>) => void,
-  ) {
-    this.request = state.request;
-    this.url = state.url;
-    this.params = state.params;
-    this.requestId = state.requestId;
-    this.now = state.now;
-    this.lifetime = state.lifetime;
-    this.base = state.url.pathname.startsWith('/api/v2') ? '/api/v2' : '/api/v1';
-  }
-
-  get signal(): AbortSignal {
-    return this.lifetime.signal;
-  }
-
-  get clientIp(): string {
-    return this.state.context?.clientIp ?? 'unknown';
-  }
-
-  /** A getter returning a function, so handlers can destructure it. */
-  get waitUntil(): (promise: Promise<unknown>) => void {
-    return (promise) => this.keep(this.state.context, promise);
-  }
+/** The strict query of `def`; a URL without a query string skips URLSearchParams entirely. */
+function queryOf(url: URL, def: RouteDef): Record<string, unknown> {
+  if (url.search === '') return def.query ? parseQuery(EMPTY_QUERY, def.query) : NO_PARAMS;
+  return parseQuery(rawQueryOf(url.searchParams) as RawQuery, def.query ?? {});
 }
 
 function describe(error: unknown): string {

@@ -7,6 +7,7 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../errors/api-error.js';
+import type { RequestEvent } from '../http/request-event.js';
 import type { Principal } from '../http/route.js';
 import type { AdmitRequest, CallOptions, LimitDecision, Ports, PublicDecision } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
@@ -16,14 +17,6 @@ import { constantTimeEqual } from './hash.js';
 import type { KeyCache } from './key-cache.js';
 import { rateLimited, rateLimitHeaders } from './limit-headers.js';
 import { type KeyRead, SharedKeyReads } from './shared-key-reads.js';
-
-export interface Admission {
-  principal: Principal | null;
-  /** Headers every answer to this request carries (X-RateLimit-*). */
-  headers: Record<string, string> | null;
-  /** Frees the concurrency slot; called once the answer is ready. */
-  release: (() => Promise<void>) | null;
-}
 
 /**
  * What the key gate keeps between requests, one per service. `cache` is the key cache when the
@@ -43,19 +36,15 @@ export function keyGate(parts: Partial<KeyGate> = {}): KeyGate {
 }
 
 /**
- * `lifetime` is the request's: its AbortSignal is only made when the store reads it. With a
- * key cache, counted calls skip the store's key lookup while the limiter's answer shows the
- * entry current.
+ * The key gate of `event`: on success it leaves on the event the principal, the release of
+ * the concurrency slot (counted calls) and the rate-limit headers; a refusal throws. The
+ * event's lifetime goes to the store: its AbortSignal is only made when the store reads it.
+ * With a key cache, counted calls skip the store's key lookup while the limiter's answer shows
+ * the entry current.
  */
-export async function admitKey(
-  request: Request,
-  ports: Ports,
-  now: number,
-  counted: boolean,
-  lifetime: CallOptions,
-  gate: KeyGate = keyGate(),
-): Promise<Admission> {
-  const presented = presentedKey(request, ports.hasher);
+export async function admitKey(event: RequestEvent, ports: Ports, counted: boolean, gate: KeyGate = keyGate()): Promise<void> {
+  const { now, lifetime } = event;
+  const presented = presentedKey(event.request, ports.hasher);
   if (!counted) {
     const principal = principalOf((await readKey(gate, ports, presented, lifetime)).found, presented);
     try {
@@ -63,9 +52,9 @@ export async function admitKey(
       const month = ports.limiter.monthCount(principal.customer.id, principal.key.environment, monthOf(now));
       const [burst, used] = await Promise.all([ports.limiter.peek(admitRequestOf(principal, now)), month]);
       gate.watch?.decided();
-      return { principal, headers: rateLimitHeaders(burst, now, { limit: principal.policy.quotaPerMonth, used }), release: null };
+      return letThrough(event, principal, rateLimitHeaders(burst, now, { limit: principal.policy.quotaPerMonth, used }), null);
     } catch (error) {
-      return failOpen(ports, gate, principal, error);
+      return failOpen(event, ports, gate, principal, error);
     }
   }
   const { cache } = gate;
@@ -79,10 +68,10 @@ export async function admitKey(
       // Without the limiter's answer nothing proves the entry current: read the store, then fail
       // open (the limiter has already kept this call for its replay; it is not admitted twice).
       cache.delete(presented.hash);
-      return failOpen(ports, gate, principalOf((await readKey(gate, ports, presented, lifetime)).found, presented), error);
+      return failOpen(event, ports, gate, principalOf((await readKey(gate, ports, presented, lifetime)).found, presented), error);
     }
     gate.watch?.decided();
-    if (!decision.stale) return admitted(ports, principal, decision, now);
+    if (!decision.stale) return admitted(event, ports, principal, decision);
     staleAnswer(cache, presented.hash, decision);
   }
   let read = await readKey(gate, ports, presented, lifetime);
@@ -102,7 +91,7 @@ export async function admitKey(
       decision = await ports.limiter.admit(admitRequestOf(principal, now));
     }
   } catch (error) {
-    return failOpen(ports, gate, principal, error);
+    return failOpen(event, ports, gate, principal, error);
   }
   gate.watch?.decided();
   if (cache && decision.authEpoch !== undefined) {
@@ -111,7 +100,14 @@ export async function admitKey(
     if (epochBefore !== null && decision.authEpoch === epochBefore && found) cache.set(presented.hash, found, epochBefore, now);
     cache.lastEpoch = decision.authEpoch;
   }
-  return admitted(ports, principal, decision, now);
+  return admitted(event, ports, principal, decision);
+}
+
+/** What admission leaves on the event of a request it lets through (the headers go with every answer to it). */
+function letThrough(event: RequestEvent, principal: Principal | null, headers: Record<string, string> | null, release: (() => Promise<void>) | null): void {
+  event.principal = principal;
+  if (headers) event.headersFrom(headers);
+  event.release = release;
 }
 
 /** The key's row, read once for every request asking for it at the same time (shared-key-reads.ts). */
@@ -138,7 +134,8 @@ function admitRequestOf(principal: Principal, now: number, authEpoch?: string): 
   return request;
 }
 
-async function admitted(ports: Ports, principal: Principal, decision: LimitDecision, now: number): Promise<Admission> {
+async function admitted(event: RequestEvent, ports: Ports, principal: Principal, decision: LimitDecision): Promise<void> {
+  const { now } = event;
   const quota = { limit: principal.policy.quotaPerMonth, used: decision.monthCount };
   if (!decision.allowed) throw rateLimited(decision, decision.reason ?? 'burst', now, quota);
   // Once per customer and month: live and test cross separately, and runJobs backs up a
@@ -152,10 +149,10 @@ async function admitted(ports: Ports, principal: Principal, decision: LimitDecis
     ports.logger.log({ level: 'warn', kind: 'quota.contract_review', ...detail });
     ports.alarm.raise('quota.contract_review', detail);
   }
-  return { principal, headers: rateLimitHeaders(decision, now, quota), release: decision.release };
+  letThrough(event, principal, rateLimitHeaders(decision, now, quota), decision.release);
 }
 
-function failOpen(ports: Ports, gate: KeyGate, principal: Principal, error: unknown): Admission {
+function failOpen(event: RequestEvent, ports: Ports, gate: KeyGate, principal: Principal, error: unknown): void {
   if (error instanceof ApiError) throw error;
   // Persistently failing open makes the instance not ready (fail-open-watch.ts, §8).
   gate.watch?.failedOpen();
@@ -167,20 +164,21 @@ function failOpen(ports: Ports, gate: KeyGate, principal: Principal, error: unkn
   ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', ...detail });
   ports.metrics.limiterFailOpen('key');
   ports.alarm.raise('ratelimit.fail_open', detail);
-  return { principal, headers: null, release: null };
+  letThrough(event, principal, null, null);
 }
 
-export async function admitPublic(ip: string, ports: Ports, config: ResolvedConfig, now: number): Promise<Admission> {
+/** The per-IP window of a public route; on success the event carries its rate-limit headers. */
+export async function admitPublic(event: RequestEvent, ports: Ports, config: ResolvedConfig): Promise<void> {
+  const { now } = event;
   try {
-    const decision = await ports.limiter.admitPublic(ip, config.publicRateLimitPerMinute, now);
+    const decision = await ports.limiter.admitPublic(event.clientIp, config.publicRateLimitPerMinute, now);
     if (!decision.allowed) throw rateLimited(decision, 'burst', now);
-    return { principal: null, headers: rateLimitHeaders(decision, now), release: null };
+    event.headersFrom(rateLimitHeaders(decision, now));
   } catch (error) {
     if (error instanceof ApiError) throw error;
     ports.logger.log({ level: 'warn', kind: 'ratelimit.fail_open', scope: 'public', error: error instanceof Error ? error.message : String(error) });
     ports.metrics.limiterFailOpen('public');
     ports.alarm.raise('ratelimit.fail_open', { scope: 'public' });
-    return { principal: null, headers: null, release: null };
   }
 }
 
@@ -188,7 +186,7 @@ export async function admitPublic(ip: string, ports: Ports, config: ResolvedConf
 export const ADMIN_FAILURES_PER_MINUTE = 10;
 
 /** Where checkAdmin counts failures: the service's ports, the client's IP, the request's time. */
-export interface AdminGuard {
+interface AdminGuard {
   ports: Ports;
   ip: string;
   now: number;
@@ -201,10 +199,12 @@ export interface AdminGuard {
  * window is answered 429 with Retry-After before its token is even compared, the right token
  * included, so the throttle cannot be used as an oracle, and the alarm is raised
  * (`admin.auth_throttled`, throttled to once a minute like every alarm). A limiter that fails
- * lets the check go on (fail open, logged), as every limit does.
+ * lets the check go on (fail open, logged), as every limit does. Without `ports` nothing is
+ * throttled or logged (the check alone).
  */
-export async function checkAdmin(request: Request, config: ResolvedConfig, guard: AdminGuard | null = null): Promise<Admission> {
-  const header = request.headers.get('authorization') ?? '';
+export async function checkAdmin(event: RequestEvent, config: ResolvedConfig, ports: Ports | null = null): Promise<void> {
+  const guard: AdminGuard | null = ports ? { ports, ip: event.clientIp, now: event.now } : null;
+  const header = event.request.headers.get('authorization') ?? '';
   const token = header.startsWith('Bearer ') ? header.slice(7) : '';
   if (guard) await adminFailures(guard, true);
   if (!config.adminToken || !token || !constantTimeEqual(token, config.adminToken)) {
@@ -214,7 +214,6 @@ export async function checkAdmin(request: Request, config: ResolvedConfig, guard
     }
     throw new ApiError('unauthorized', { message: 'admin routes need Authorization: Bearer <ADMIN_TOKEN>' }, { 'www-authenticate': 'Bearer' });
   }
-  return { principal: null, headers: null, release: null };
 }
 
 /** Reads (`peek`) or counts the IP's failures; throws the 429 when the IP has used them up. */

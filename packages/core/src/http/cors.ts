@@ -7,7 +7,7 @@
  * cookie routes stay same-origin. An allowed origin is echoed (`*` when the list is `*`), with
  * `Vary: Origin` when the answer depends on it, and the headers a client needs are exposed.
  */
-import { addVary } from './vary.js';
+import type { RequestEvent } from './request-event.js';
 
 /** Headers a browser page may read besides the safelisted ones: limits, request id, validators, cutover. */
 export const EXPOSED_HEADERS = [
@@ -45,22 +45,24 @@ export function corsPolicyOf(origins: readonly string[] | null | undefined): Cor
 }
 
 /**
- * The CORS headers of an answer to a request from `origin` (null: no Origin header), added to
- * `headers`. True when the origin is allowed. `null` (the opaque origin of sandboxed frames and
- * file: pages) is allowed only by `*`: CORS_ORIGINS cannot name it (host-kit env.ts refuses).
+ * The CORS headers of the answer to `event`'s request (its Origin; none: not a CORS request),
+ * written on the event, and `event.corsAllowed` when the origin is allowed. `null` (the opaque
+ * origin of sandboxed frames and file: pages) is allowed only by `*`: CORS_ORIGINS cannot name
+ * it (host-kit env.ts refuses).
  */
-export function addCorsHeaders(policy: CorsPolicy, origin: string | null, headers: Record<string, string>): boolean {
-  if (!policy.any) addVary(headers, 'origin');
-  if (origin === null) return false;
-  if (!policy.any && !policy.origins.has(origin)) return false;
-  headers['access-control-allow-origin'] = policy.any ? '*' : origin;
-  headers['access-control-expose-headers'] = EXPOSED_HEADERS;
-  return true;
+export function addCorsHeaders(policy: CorsPolicy, event: RequestEvent): void {
+  if (!policy.any) event.vary('origin');
+  const origin = event.request.headers.get('origin');
+  if (origin === null) return;
+  if (!policy.any && !policy.origins.has(origin)) return;
+  event.header('access-control-allow-origin', policy.any ? '*' : origin);
+  event.header('access-control-expose-headers', EXPOSED_HEADERS);
+  event.corsAllowed = true;
 }
 
 /** A preflight's own headers (the origin's were added by addCorsHeaders): methods, headers, max age. */
-export function preflightHeaders(allow: string, headers: Record<string, string>): void {
-  headers['access-control-allow-methods'] = allow;
-  headers['access-control-allow-headers'] = ALLOWED_HEADERS;
-  headers['access-control-max-age'] = String(PREFLIGHT_MAX_AGE_SECONDS);
+export function preflightHeaders(allow: string, event: RequestEvent): void {
+  event.header('access-control-allow-methods', allow);
+  event.header('access-control-allow-headers', ALLOWED_HEADERS);
+  event.header('access-control-max-age', String(PREFLIGHT_MAX_AGE_SECONDS));
 }

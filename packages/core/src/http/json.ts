@@ -1,7 +1,7 @@
 /**
  * Handlers answer with a Reply (status, body text, plain headers) rather than a Response: the
  * pipeline adds the request id, rate-limit and deprecation headers and builds the Response
- * once. Setting headers on a built Response costs a validation per header and, on Node's
+ * once (RequestEvent.respond, http/request-event.ts). Setting headers on a built Response costs a validation per header and, on Node's
  * @hono/node-server bridge, forces the slow path that materialises a full undici Response.
  */
 export class Reply {
@@ -30,19 +30,4 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
 /** A JSON body that is already serialized (the caller vouches that it is valid JSON). */
 export function jsonText(text: string, status = 200): Reply {
   return new Reply(status, text, { 'content-type': JSON_TYPE });
-}
-
-/**
- * A Reply or a Response with extra headers, as one Response (no body for HEAD). `extra` is the
- * request's own object, so the Reply's headers are copied into it (where it has no value of
- * its own) rather than both into a third object.
- */
-export function finalize(result: Reply | Response, extra: Record<string, string>, head: boolean): Response {
-  if (result instanceof Reply) {
-    const own = result.headers;
-    for (const name in own) if (!(name in extra)) extra[name] = own[name] as string;
-    return new Response(head ? null : result.body, { status: result.status, headers: extra });
-  }
-  for (const name in extra) result.headers.set(name, extra[name] as string);
-  return head ? new Response(null, { status: result.status, headers: result.headers }) : result;
 }

@@ -9,17 +9,21 @@ import { COMPRESS_MIN_BYTES } from './compression.js';
 import { etagOf } from './conditional.js';
 import { Reply } from './json.js';
 import { type CachePolicy, cachePolicy, represent } from './representation.js';
+import { RequestEvent, type ServiceScope } from './request-event.js';
 
 const HOUR = cachePolicy(3600);
 const big = JSON.stringify({ hits: 'x'.repeat(COMPRESS_MIN_BYTES) });
 const small = '{"ok":true}';
 const get = (headers: Record<string, string> = {}, method = 'GET') => new Request('http://x.test/api/v1/masters/1', { method, headers });
 
-/** `null`: a route without a cache policy. */
+/** Representation reads the request off the event and writes the answer's headers there; nothing of the service's scope. */
+const eventOf = (request: Request, headers: Record<string, string> = {}) => new RequestEvent(request, 'req_test', undefined, {} as ServiceScope, headers);
+
+/** `null`: a route without a cache policy. `extra`: the headers the representation wrote. */
 function run(reply: Reply, request: Request, cache: CachePolicy | null = HOUR) {
-  const extra: Record<string, string> = {};
-  const out = represent(reply, request, cache ?? undefined, pureHasher, extra);
-  return { out, extra };
+  const event = eventOf(request);
+  const out = represent(reply, event, cache ?? undefined, pureHasher);
+  return { out, extra: event.responseHeaders };
 }
 
 describe('cachePolicy', () => {
@@ -118,8 +122,8 @@ describe('represent', () => {
   });
 
   it('adds Accept-Encoding to a Vary already set, once', () => {
-    const extra: Record<string, string> = { vary: 'origin' };
-    represent(new Reply(200, big, {}), get(), HOUR, pureHasher, extra);
-    expect(extra.vary).toBe('origin, accept-encoding');
+    const event = eventOf(get(), { vary: 'origin' });
+    represent(new Reply(200, big, {}), event, HOUR, pureHasher);
+    expect(event.responseHeaders.vary).toBe('origin, accept-encoding');
   });
 });
