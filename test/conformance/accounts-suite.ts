@@ -685,7 +685,7 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
         let bothRead: () => void = () => {};
         const barrier = new Promise<void>((resolve) => (bothRead = resolve));
         /** An instance's ports: both read the cursor before either goes on; the second reads usage only once the first is sending. */
-        const instance = (second: boolean): Ports =>
+        const instance = (second: boolean): Ports<Accounts> =>
           ({
             accounts: {
               ...bound(accounts),
@@ -713,7 +713,7 @@ export function describeAccountsConformance(name: string, build: () => Promise<B
               },
             },
             logger: { log() {} },
-          }) as unknown as Ports;
+          }) as unknown as Ports<Accounts>;
         await Promise.all([reportOverage(instance(false), now), reportOverage(instance(true), now)]);
         // Once both are done, a run reports what the second could not.
         read = 1;

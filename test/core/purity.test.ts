@@ -204,3 +204,33 @@ describe('layering', () => {
     ]);
   });
 });
+
+/**
+ * The files that hold all of the Accounts port (issue 38 step 3): the port itself, the wiring of
+ * a service and of each adapter. Every other consumer names the slices it uses.
+ */
+const WHOLE_ACCOUNTS = [
+  'packages/core/src/ports/index.ts',
+  'packages/core/src/service.ts',
+  'packages/core/src/http/request-event.ts',
+  'packages/core/src/gate/auth-invalidation.ts',
+  'packages/core/src/memory/accounts.ts',
+  'packages/postgres/src/accounts.ts',
+  'packages/host-kit/src/service-from-env.ts',
+];
+
+/** Whether a source imports the whole `Accounts` type (not a slice of it). */
+const NAMES_ACCOUNTS = /import\s+(?:type\s+)?\{[^}]*\b(?:type\s+)?Accounts\b[^}]*\}/;
+
+describe('the Accounts port by concern', () => {
+  it('is named whole only by the wiring; every other consumer names its slices', () => {
+    const naming = SHIPPED.filter((file) => NAMES_ACCOUNTS.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file));
+    expect(naming.sort()).toEqual([...WHOLE_ACCOUNTS].sort());
+  });
+
+  it('the check itself sees a whole import and passes a slice', () => {
+    expect(NAMES_ACCOUNTS.test("import type { Accounts, Logger } from '@catalogue/core';")).toBe(true);
+    expect(NAMES_ACCOUNTS.test("import { type Accounts, createService } from '@catalogue/core';")).toBe(true);
+    expect(NAMES_ACCOUNTS.test("import type { CustomersAndKeys, MemoryAccounts } from '@catalogue/core';")).toBe(false);
+  });
+});

@@ -3,9 +3,12 @@ import { processOutbox } from './billing/outbox.js';
 import { reportOverage, reviewContracts } from './billing/overage.js';
 import type { ResolvedConfig } from './config.js';
 import { GRACE_MS } from './gate/authenticate.js';
-import type { Ports } from './ports/index.js';
+import type { BillingState, DashboardState, DurableUsage, MailOutbox, Ports, UsageJobs } from './ports/index.js';
 
-export async function runJobs(ports: Ports, now: Date, config?: Pick<ResolvedConfig, 'secretKey'>): Promise<void> {
+/** Grace expiry (billing state), the outbox, overage and contract review (usage), the dashboard's expired rows. */
+export type JobAccounts = BillingState & MailOutbox & UsageJobs & DurableUsage & DashboardState;
+
+export async function runJobs(ports: Ports<JobAccounts>, now: Date, config?: Pick<ResolvedConfig, 'secretKey'>): Promise<void> {
   const secret = config?.secretKey ?? null;
   const steps: Array<[string, () => Promise<unknown>]> = [
     ['grace_expiry', () => ports.accounts.suspendExpiredGrace(now, GRACE_MS)],

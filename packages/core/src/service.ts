@@ -29,7 +29,7 @@ import type { Method, RouteDef } from './http/route.js';
 import { createRouter } from './http/router.js';
 import { securityHeaders } from './http/security-headers.js';
 import { runJobs } from './jobs.js';
-import type { Ports, PortsInput } from './ports/index.js';
+import type { Accounts, Ports, PortsInput } from './ports/index.js';
 import { API_ROUTES } from './routes/index.js';
 import { parseQuery, type RawQuery, rawQueryOf } from './validation/query.js';
 import { createCutover } from './versioning.js';
@@ -62,7 +62,7 @@ export function createService(input: PortsInput, serviceConfig: ServiceConfig): 
   const probes = watch ? withFailOpenCheck(input.probes ?? [], watch) : input.probes;
   // What the key gate keeps between requests: the cache, the lookups in flight, the watch.
   const gate = keyGate({ cache: keyCache, watch });
-  const ports: Ports = {
+  const ports: Ports<Accounts> = {
     ...input,
     accounts,
     clock,

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Accounts, generateApiKey, issueCustomerKey, sha256Hex } from '@catalogue/core';
+import { type CustomersAndKeys, generateApiKey, issueCustomerKey, sha256Hex } from '@catalogue/core';
 import type { HostEnv } from './env.js';
 
 export function persistentSecret(dataDir: string, name: string, make: () => string = () => randomBytes(24).toString('base64url')): string {
@@ -59,7 +59,7 @@ export function demoKeyWanted(env: Pick<HostEnv, 'databaseUrl' | 'storage' | 'de
 }
 
 /** A new demo key for storage that forgets it on restart (memory): nothing is kept. */
-export async function issueDemoKey(accounts: Accounts): Promise<string> {
+export async function issueDemoKey(accounts: CustomersAndKeys): Promise<string> {
   const demo = await issueCustomerKey(accounts, DEMO_CUSTOMER, new Date());
   return demo.plaintext;
 }
@@ -70,7 +70,7 @@ export async function issueDemoKey(accounts: Accounts): Promise<string> {
  * file is written (atomically) before the key is inserted: a data dir that cannot be written
  * fails the start before anything reaches the database, so a crash loop adds no customers.
  */
-export async function keptDemoKey(accounts: Accounts, dataDir: string): Promise<string> {
+export async function keptDemoKey(accounts: CustomersAndKeys, dataDir: string): Promise<string> {
   const file = join(dataDir, 'demo-key');
   let kept = '';
   try {
@@ -91,7 +91,7 @@ export async function keptDemoKey(accounts: Accounts, dataDir: string): Promise<
 }
 
 /** The demo key this start prints, or null: see demoKeyWanted; `durable` storage keeps it in the data dir. */
-export async function demoKeyFor(env: HostEnv, accounts: Accounts, durable: boolean): Promise<string | null> {
+export async function demoKeyFor(env: HostEnv, accounts: CustomersAndKeys, durable: boolean): Promise<string | null> {
   if (!demoKeyWanted(env)) return null;
   return durable ? keptDemoKey(accounts, env.dataDir) : issueDemoKey(accounts);
 }

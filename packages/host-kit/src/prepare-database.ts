@@ -4,13 +4,13 @@
  * for the demo key, which is issued once every worker listens (a start that fails writes no
  * customer, docs/decisions.md §1). Workers then build their services without migrating.
  */
-import type { Accounts, Logger } from '@catalogue/core';
+import type { CustomersAndKeys, Logger } from '@catalogue/core';
 import type { HostEnv } from './env.js';
 import { optionalPeer } from './optional-peer.js';
 
 export interface PreparedDatabase {
   /** Accounts on the primary's own connection: for the demo key only. */
-  accounts: Accounts;
+  accounts: CustomersAndKeys;
   /** The migrations this start applied (empty when the database was current). */
   applied: string[];
   close(): Promise<void>;

@@ -2,15 +2,12 @@
  * What the Redis limiter's parts share (redis-limiter.ts composes them): the store's commands
  * under their time limits, durable usage, key names, the usage ledger, months and logging.
  */
-import type { Accounts, Clock, Environment, Logger } from '@catalogue/core';
+import type { Clock, DurableUsage, Environment, Logger } from '@catalogue/core';
 import { monthOf, nextMonthStart } from '@catalogue/core';
 import type { LimiterCommands } from './commands.js';
 import type { LimiterKeys } from './keys.js';
 import type { UsageLedger } from './usage-ledger.js';
 import type { TimeLimit } from './with-timeout.js';
-
-/** Durable usage as the limiter uses it: seeds, shared flushes, and the close without a store. */
-export type UsageAccounts = Pick<Accounts, 'addUsage' | 'getUsage' | 'flushUsage' | 'getUsageFlushed' | 'addUsageDirect'>;
 
 /** Month counters outlive their month so late replays and usage reads still find them. */
 const MONTH_COUNTER_GRACE_MS = 35 * 24 * 3_600_000;
@@ -21,7 +18,8 @@ export interface Script<T> {
 
 export interface LimiterContext {
   readonly redis: LimiterCommands;
-  readonly accounts: UsageAccounts;
+  /** Durable usage (the Accounts slice): seeds, shared flushes, and the close without a store. */
+  readonly accounts: DurableUsage;
   readonly clock: Clock;
   readonly keys: LimiterKeys;
   readonly ledger: UsageLedger;
@@ -43,7 +41,7 @@ export interface LimiterContext {
 
 export interface ContextOptions {
   redis: LimiterCommands;
-  accounts: UsageAccounts;
+  accounts: DurableUsage;
   clock: Clock;
   keys: LimiterKeys;
   ledger: UsageLedger;

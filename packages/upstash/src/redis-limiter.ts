@@ -11,7 +11,7 @@
  * - here, the lifecycle: runJobs() (replay, then flush), close() and the accounts epoch.
  * The time limits judge the store, not the host (with-timeout.ts): a busy host never fails open.
  */
-import type { Clock, Limiter, Logger } from '@catalogue/core';
+import type { Clock, DurableUsage, Limiter, Logger } from '@catalogue/core';
 import type { Redis } from '@upstash/redis';
 import { createAdmission } from './admission.js';
 import { authEpochs } from './auth-epochs.js';
@@ -19,7 +19,7 @@ import { numberedCalls } from './call-markers.js';
 import { fromUpstash, isLimiterCommands, type LimiterCommands } from './commands.js';
 import { type LimiterKeys, limiterKeys } from './keys.js';
 import { leaseReleases } from './lease-releases.js';
-import { limiterContext, type UsageAccounts } from './limiter-context.js';
+import { limiterContext } from './limiter-context.js';
 import { MAX_BUFFERED_CALLS } from './timings.js';
 import { type CounterRef, createUsageFlush, FLUSH_CLAIM_TTL_MS } from './usage-flush.js';
 import { createUsageLedger } from './usage-ledger.js';
@@ -31,8 +31,8 @@ export { BURST_WINDOW_MS, CALL_MARKER_TTL_MS, LEASE_MS, MAX_BUFFERED_CALLS } fro
 export interface RedisLimiterOptions {
   /** An @upstash/redis client (REST: `new Redis({ url, token })`), or the TCP commands of `createTcpRedis(url).commands`. */
   redis: Redis | LimiterCommands;
-  /** Durable monthly usage (the Accounts port). */
-  accounts: UsageAccounts;
+  /** Durable monthly usage: the DurableUsage slice of the Accounts port. */
+  accounts: DurableUsage;
   clock?: Clock;
   logger?: Logger;
   prefix?: string;

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type {
+  Accounts,
   ApiKey,
   BillingChange,
   BillingChangeOutcome,
@@ -52,7 +53,7 @@ function setup(changeOutcome: BillingChangeOutcome = 'applied', checkout: 'appli
       },
     },
     logger: { log: (r: LogRecord) => logs.push(r) },
-  } as unknown as Ports;
+  } as unknown as Ports<Accounts>;
   const ctx = { ports, secret: SECRET, baseUrl: 'https://api.example', waitUntil: (p: Promise<unknown>) => waited.push(p) };
   return { ctx, changes, completions, claims, logs, waited };
 }

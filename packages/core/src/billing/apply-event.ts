@@ -6,14 +6,15 @@
  */
 import { ulid } from 'ulidx';
 import { newKeyRecord } from '../gate/issue-key.js';
-import type { BillingChange, BillingEvent, Ports } from '../ports/index.js';
+import type { BillingChange, BillingEvent, BillingState, MailOutbox, Ports } from '../ports/index.js';
 import { keyIssuedMail } from './mail-templates.js';
 import { deliverOutboxMessage, outboxContext } from './outbox.js';
 import { seal } from './seal.js';
 import { REVEAL_TTL_MS } from './tokens.js';
 
 export interface ApplyContext {
-  ports: Ports;
+  /** Billing state for every event; the outbox for the key mail a checkout hands on at once. */
+  ports: Ports<BillingState & MailOutbox>;
   secret: string;
   baseUrl: string;
   /** Runs the mail hand-off after the answer. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config.js';
 import { ApiError } from '../errors/api-error.js';
-import type { Customer, DashboardSession, Ports } from '../ports/index.js';
+import type { Accounts, Customer, DashboardSession, Ports } from '../ports/index.js';
 import {
   clearedSessionCookie,
   requireSameOrigin,
@@ -71,7 +71,7 @@ describe('sessions', () => {
         },
         getCustomer: async (id: string) => (id === customer.id ? customer : null),
       },
-    } as unknown as Ports;
+    } as unknown as Ports<Accounts>;
     return { ports, sessions, lookups };
   }
 

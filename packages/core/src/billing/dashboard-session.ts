@@ -8,7 +8,7 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../errors/api-error.js';
-import type { Customer, Ports } from '../ports/index.js';
+import type { Customer, CustomersAndKeys, DashboardState, Ports } from '../ports/index.js';
 import { newToken, SESSION_TTL_MS, tokenHash } from './tokens.js';
 
 export const SESSION_COOKIE = 'catalogue_session';
@@ -35,7 +35,12 @@ export function sessionTokenOf(request: Request, config: ResolvedConfig): string
 }
 
 /** The signed-in customer, or 401 `unauthorized`. */
-export async function sessionCustomer(request: Request, ports: Ports, now: number, config: ResolvedConfig): Promise<Customer> {
+export async function sessionCustomer(
+  request: Request,
+  ports: Ports<DashboardState & CustomersAndKeys>,
+  now: number,
+  config: ResolvedConfig,
+): Promise<Customer> {
   const token = sessionTokenOf(request, config);
   const customerId = token ? await ports.accounts.findSession(tokenHash(token), new Date(now)) : null;
   const customer = customerId ? await ports.accounts.getCustomer(customerId) : null;
@@ -52,7 +57,7 @@ export function requireSameOrigin(request: Request, config: ResolvedConfig): voi
 }
 
 /** Starts a session for the customer; returns the Set-Cookie value. */
-export async function startSession(ports: Ports, config: ResolvedConfig, customerId: string, now: number): Promise<string> {
+export async function startSession(ports: Ports<DashboardState>, config: ResolvedConfig, customerId: string, now: number): Promise<string> {
   const { token, hash } = newToken();
   await ports.accounts.createSession({ hash, customer_id: customerId, created_at: new Date(now), expires_at: new Date(now + SESSION_TTL_MS) });
   return cookie(config, token, SESSION_TTL_MS / 1000);

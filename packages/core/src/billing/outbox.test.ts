@@ -3,7 +3,7 @@
  * backoff from 30 s doubling to an hour, dead after 10 attempts or when it cannot be opened.
  */
 import { describe, expect, it } from 'vitest';
-import type { LogRecord, MailMessage, OutboxMessage, Ports } from '../ports/index.js';
+import type { Accounts, LogRecord, MailMessage, OutboxMessage, Ports } from '../ports/index.js';
 import { deliverOutboxMessage, MAX_ATTEMPTS, outboxContext, processOutbox, retryDelayMs } from './outbox.js';
 import { seal } from './seal.js';
 
@@ -55,7 +55,7 @@ function portsWith(rows: OutboxMessage[], mailer: ((m: MailMessage) => Promise<v
       : undefined,
     logger: { log: (r: LogRecord) => logs.push(r) },
     alarm: { raise: (kind: string, detail: unknown) => alarms.push([kind, detail]) },
-  } as unknown as Ports;
+  } as unknown as Ports<Accounts>;
   return { ports, claims, sent, failed, mails, logs, alarms };
 }
 

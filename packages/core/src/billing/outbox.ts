@@ -4,7 +4,7 @@
  * a failure is retried with exponential backoff, and after MAX_ATTEMPTS the row is dead
  * (its sealed body wiped) and the alarm raised. Bodies are opened only to be sent.
  */
-import type { MailMessage, OutboxMessage, Ports } from '../ports/index.js';
+import type { MailMessage, MailOutbox, OutboxMessage, Ports } from '../ports/index.js';
 import { unseal } from './seal.js';
 
 /** Long enough for one slow SMTP hand-off; a crashed worker's claim expires after it. */
@@ -21,20 +21,20 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /** Sends one row now if it is due and unclaimed (the immediate send after checkout). */
-export async function deliverOutboxMessage(ports: Ports, secret: string, id: string): Promise<void> {
+export async function deliverOutboxMessage(ports: Ports<MailOutbox>, secret: string, id: string): Promise<void> {
   const now = new Date(ports.clock.now());
   const claimed = await ports.accounts.claimOutbox(now, new Date(now.getTime() + LEASE_MS), 1, id);
   for (const message of claimed) await send(ports, secret, message);
 }
 
 /** The runJobs step: every due row, oldest first. */
-export async function processOutbox(ports: Ports, secret: string, now: Date, batch = 50): Promise<number> {
+export async function processOutbox(ports: Ports<MailOutbox>, secret: string, now: Date, batch = 50): Promise<number> {
   const claimed = await ports.accounts.claimOutbox(now, new Date(now.getTime() + LEASE_MS), batch);
   for (const message of claimed) await send(ports, secret, message);
   return claimed.length;
 }
 
-async function send(ports: Ports, secret: string, row: OutboxMessage): Promise<void> {
+async function send(ports: Ports<MailOutbox>, secret: string, row: OutboxMessage): Promise<void> {
   const { accounts, logger } = ports;
   if (!ports.mailer) {
     // Without a transport the row waits; it is retried like a failed send.
@@ -62,7 +62,7 @@ async function send(ports: Ports, secret: string, row: OutboxMessage): Promise<v
   logger.log({ level: 'info', kind: 'mail.sent', outbox_id: row.id, customer_id: row.customer_id, attempts: row.attempts + 1 });
 }
 
-async function fail(ports: Ports, row: OutboxMessage, reason: string): Promise<void> {
+async function fail(ports: Ports<MailOutbox>, row: OutboxMessage, reason: string): Promise<void> {
   const attempts = row.attempts + 1;
   const now = ports.clock.now();
   const next = attempts >= MAX_ATTEMPTS ? null : new Date(now + retryDelayMs(attempts));

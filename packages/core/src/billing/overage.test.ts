@@ -3,7 +3,7 @@
  * each excess once under an identifier that a resend repeats; contract crossings reviewed once.
  */
 import { describe, expect, it } from 'vitest';
-import type { Customer, LogRecord, OverageCursor, OverageReport, Ports } from '../ports/index.js';
+import type { Accounts, Customer, LogRecord, OverageCursor, OverageReport, Ports } from '../ports/index.js';
 import { overageIdentifier, reportOverage, reviewContracts } from './overage.js';
 
 const customer = (id: string, over: Partial<Customer> = {}): Customer => ({
@@ -74,7 +74,7 @@ function portsWith(world: World) {
           },
     logger: { log: (r: LogRecord) => logs.push(r) },
     alarm: { raise: (kind: string, detail: unknown) => alarms.push([kind, detail]) },
-  } as unknown as Ports;
+  } as unknown as Ports<Accounts>;
   return { ports, reports, steps, logs, alarms, claims };
 }
 

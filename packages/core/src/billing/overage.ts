@@ -5,11 +5,11 @@
  * sent and its identifier derives from it, so a crash between sending and confirming
  * resends the same identifier, which Stripe counts once.
  */
-import type { Customer, Environment, Ports } from '../ports/index.js';
+import type { Customer, DurableUsage, Environment, Ports, UsageJobs } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf, policyFor, TIERS } from '../tiers.js';
 
 /** The month's calls: the live counter, or the durable copy when the counter lost it (restart). */
-async function monthCalls(ports: Ports, customerId: string, environment: Environment, month: string): Promise<number> {
+async function monthCalls(ports: Ports<DurableUsage>, customerId: string, environment: Environment, month: string): Promise<number> {
   const [live, durable] = await Promise.all([
     ports.limiter.monthCount(customerId, environment, month).catch(() => 0),
     ports.accounts.getUsage(customerId, environment, month),
@@ -25,7 +25,7 @@ function monthsToReview(now: Date): string[] {
 
 export const overageIdentifier = (customerId: string, month: string, through: number) => `overage_${customerId}_${month}_${through}`;
 
-export async function reportOverage(ports: Ports, now: Date): Promise<number> {
+export async function reportOverage(ports: Ports<UsageJobs & DurableUsage>, now: Date): Promise<number> {
   const billing = ports.billing;
   if (!billing) return 0;
   let reported = 0;
@@ -38,7 +38,7 @@ export async function reportOverage(ports: Ports, now: Date): Promise<number> {
   return reported;
 }
 
-async function reportMonth(ports: Ports, customer: Customer, stripeCustomerId: string, month: string, now: Date): Promise<number> {
+async function reportMonth(ports: Ports<UsageJobs & DurableUsage>, customer: Customer, stripeCustomerId: string, month: string, now: Date): Promise<number> {
   const billing = ports.billing;
   if (!billing) return 0;
   const cursor = await ports.accounts.getOverageCursor(customer.id, month);
@@ -67,7 +67,7 @@ async function reportMonth(ports: Ports, customer: Customer, stripeCustomerId: s
  * The gate raises quota.contract_review at the crossing call; this catches a crossing the
  * gate did not see (limiter failing open). Both claim (customer, month) first: once a month.
  */
-export async function reviewContracts(ports: Ports, now: Date): Promise<void> {
+export async function reviewContracts(ports: Ports<UsageJobs & DurableUsage>, now: Date): Promise<void> {
   const month = monthOf(now.getTime());
   for (const customer of await ports.accounts.listCustomersForUsageReview()) {
     if (!TIERS[customer.tier].contract) continue;

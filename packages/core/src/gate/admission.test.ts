@@ -8,7 +8,7 @@ import { RequestEvent, type ServiceScope } from '../http/request-event.js';
 import { createMemoryAccounts } from '../memory/accounts.js';
 import { createMemoryCatalogue } from '../memory/catalogue.js';
 import { createMemoryLimiter } from '../memory/limiter.js';
-import type { CallOptions, Limiter, LogRecord, Ports, TierId } from '../ports/index.js';
+import type { Accounts, CallOptions, Limiter, LogRecord, Ports, TierId } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
 import { admitKey, admitPublic, checkAdmin, type KeyGate, keyGate } from './admission.js';
 import { issueCustomerKey } from './issue-key.js';
@@ -20,7 +20,7 @@ function portsWith(limiter: Limiter = createMemoryLimiter()) {
   const logs: LogRecord[] = [];
   const alarms: string[] = [];
   const accounts = createMemoryAccounts();
-  const ports: Ports = {
+  const ports: Ports<Accounts> = {
     catalogue: createMemoryCatalogue(emptyCatalogueData()),
     accounts,
     limiter,
@@ -54,20 +54,20 @@ function admissionOf(event: RequestEvent) {
   return { principal: event.principal, headers: Object.keys(headers).length > 0 ? { ...headers } : null, release: event.release };
 }
 
-async function keyAdmission(request: Request, ports: Ports, now: number, counted: boolean, lifetime: CallOptions, gate?: KeyGate) {
+async function keyAdmission(request: Request, ports: Ports<Accounts>, now: number, counted: boolean, lifetime: CallOptions, gate?: KeyGate) {
   const event = eventOf(request, now, lifetime);
   await admitKey(event, ports, counted, gate);
   return admissionOf(event);
 }
 
-async function publicAdmission(ip: string, ports: Ports, config: ResolvedConfig, now: number) {
+async function publicAdmission(ip: string, ports: Ports<Accounts>, config: ResolvedConfig, now: number) {
   const event = eventOf(new Request('http://x.test/api/v1'), now, {}, ip);
   await admitPublic(event, ports, config);
   return admissionOf(event);
 }
 
 /** checkAdmin of `request`; with a guard, as the service calls it (failures throttled per IP). */
-async function adminAdmission(request: Request, config: ResolvedConfig, guard?: { ports: Ports; ip: string; now: number }) {
+async function adminAdmission(request: Request, config: ResolvedConfig, guard?: { ports: Ports<Accounts>; ip: string; now: number }) {
   const event = eventOf(request, guard?.now ?? NOW, {}, guard?.ip);
   await checkAdmin(event, config, guard?.ports ?? null);
   return admissionOf(event);

@@ -9,7 +9,7 @@ import type { ResolvedConfig } from '../config.js';
 import { ApiError } from '../errors/api-error.js';
 import type { RequestEvent } from '../http/request-event.js';
 import type { Principal } from '../http/route.js';
-import type { AdmitRequest, CallOptions, LimitDecision, Ports, PublicDecision } from '../ports/index.js';
+import type { AdmitRequest, CallOptions, CustomersAndKeys, LimitDecision, Ports, PublicDecision, UsageJobs } from '../ports/index.js';
 import { CONTRACT_REVIEW_CALLS, monthOf } from '../tiers.js';
 import { type PresentedKey, presentedKey, principalOf } from './authenticate.js';
 import type { FailOpenWatch } from './fail-open-watch.js';
@@ -35,6 +35,9 @@ export function keyGate(parts: Partial<KeyGate> = {}): KeyGate {
   return { cache: parts.cache ?? null, reads: parts.reads ?? new SharedKeyReads(), watch: parts.watch ?? null };
 }
 
+/** The key gate reads keys and claims a contract's review once a month (docs/decisions.md §2). */
+type GatePorts = Ports<CustomersAndKeys & UsageJobs>;
+
 /**
  * The key gate of `event`: on success it leaves on the event the principal, the release of
  * the concurrency slot (counted calls) and the rate-limit headers; a refusal throws. The
@@ -42,7 +45,7 @@ export function keyGate(parts: Partial<KeyGate> = {}): KeyGate {
  * With a key cache, counted calls skip the store's key lookup while the limiter's answer shows
  * the entry current.
  */
-export async function admitKey(event: RequestEvent, ports: Ports, counted: boolean, gate: KeyGate = keyGate()): Promise<void> {
+export async function admitKey(event: RequestEvent, ports: GatePorts, counted: boolean, gate: KeyGate = keyGate()): Promise<void> {
   const { now, lifetime } = event;
   const presented = presentedKey(event.request, ports.hasher);
   if (!counted) {
@@ -111,7 +114,7 @@ function letThrough(event: RequestEvent, principal: Principal | null, headers: R
 }
 
 /** The key's row, read once for every request asking for it at the same time (shared-key-reads.ts). */
-function readKey(gate: KeyGate, ports: Ports, presented: PresentedKey, lifetime: CallOptions): Promise<KeyRead> {
+function readKey(gate: KeyGate, ports: GatePorts, presented: PresentedKey, lifetime: CallOptions): Promise<KeyRead> {
   return gate.reads.read(ports.accounts, presented.hash, lifetime, gate.cache?.lastEpoch ?? null);
 }
 
@@ -134,7 +137,7 @@ function admitRequestOf(principal: Principal, now: number, authEpoch?: string): 
   return request;
 }
 
-async function admitted(event: RequestEvent, ports: Ports, principal: Principal, decision: LimitDecision): Promise<void> {
+async function admitted(event: RequestEvent, ports: GatePorts, principal: Principal, decision: LimitDecision): Promise<void> {
   const { now } = event;
   const quota = { limit: principal.policy.quotaPerMonth, used: decision.monthCount };
   if (!decision.allowed) throw rateLimited(decision, decision.reason ?? 'burst', now, quota);

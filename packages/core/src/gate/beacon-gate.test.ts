@@ -7,11 +7,11 @@ import { resolveConfig } from '../config.js';
 import { emptyCatalogueData } from '../dataset.js';
 import { noMetrics, pureHasher } from '../defaults.js';
 import { ApiError } from '../errors/api-error.js';
-import type { RouteContext } from '../http/route.js';
+import type { WithAccounts } from '../http/route.js';
 import { createMemoryAccounts } from '../memory/accounts.js';
 import { createMemoryCatalogue } from '../memory/catalogue.js';
 import { createMemoryLimiter } from '../memory/limiter.js';
-import type { Limiter, LogRecord, Ports } from '../ports/index.js';
+import type { Accounts, CustomersAndKeys, Limiter, LogRecord, Ports } from '../ports/index.js';
 import { admitBeacon, BEACON_EVENTS_PER_TOKEN_PER_MINUTE, invalidBeaconToken } from './beacon-gate.js';
 import { createBeaconSigner } from './beacon-token.js';
 import { issueCustomerKey } from './issue-key.js';
@@ -25,7 +25,7 @@ async function setup(options: { limiter?: Limiter; ipPerMinute?: number } = {}) 
   const alarms: string[] = [];
   const failOpens: string[] = [];
   const accounts = createMemoryAccounts();
-  const ports: Ports = {
+  const ports: Ports<Accounts> = {
     catalogue: createMemoryCatalogue(emptyCatalogueData()),
     accounts,
     limiter: options.limiter ?? createMemoryLimiter(),
@@ -46,7 +46,7 @@ async function setup(options: { limiter?: Limiter; ipPerMinute?: number } = {}) 
       now: NOW,
       clientIp: ip,
       lifetime: {},
-    }) as unknown as RouteContext;
+    }) as unknown as WithAccounts<CustomersAndKeys>;
   return { ports, accounts, issued, token, ctx, logs, alarms, failOpens };
 }
 

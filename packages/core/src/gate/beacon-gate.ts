@@ -8,8 +8,8 @@
  */
 
 import { ApiError } from '../errors/api-error.js';
-import type { RouteContext } from '../http/route.js';
-import type { PublicDecision } from '../ports/index.js';
+import type { RouteContext, WithAccounts } from '../http/route.js';
+import type { CustomersAndKeys, PublicDecision } from '../ports/index.js';
 import { type BeaconClaims, beaconSignerFor } from './beacon-token.js';
 import { rateLimited } from './limit-headers.js';
 
@@ -42,7 +42,8 @@ async function within(ctx: RouteContext, subject: string, perMinute: number): Pr
   if (!decision.allowed) throw rateLimited(decision, 'burst', ctx.now);
 }
 
-export async function admitBeacon(ctx: RouteContext): Promise<BeaconClaims> {
+/** The beacon's claims, once its token, its limits and its key (looked up by id) say it may be stored. */
+export async function admitBeacon(ctx: WithAccounts<CustomersAndKeys>): Promise<BeaconClaims> {
   const claims = verifiedClaims(ctx);
   // The IP first: a client flooding with one token uses up its own budget, not the token's.
   await within(ctx, `beacon-ip:${ctx.clientIp}`, ctx.config.beaconRateLimitPerMinute);

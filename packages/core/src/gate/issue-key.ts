@@ -1,6 +1,6 @@
 /** Issuing a key: one place for the admin route, checkout completion and the test helper. */
 import { ulid } from 'ulidx';
-import type { Accounts, Environment, KeyWithCustomer, LimitOverrides, NewKey, OverageMode, TierId } from '../ports/index.js';
+import type { CustomersAndKeys, Environment, KeyWithCustomer, LimitOverrides, NewKey, OverageMode, TierId } from '../ports/index.js';
 import { sha256Hex } from './hash.js';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './key-format.js';
 
@@ -26,7 +26,7 @@ export interface NewCustomerInput {
   limits?: LimitOverrides | null;
 }
 
-export async function issueCustomerKey(accounts: Accounts, input: NewCustomerInput, now: Date, plaintext?: string): Promise<IssuedKey> {
+export async function issueCustomerKey(accounts: CustomersAndKeys, input: NewCustomerInput, now: Date, plaintext?: string): Promise<IssuedKey> {
   const made = newKeyRecord(input.environment, now, plaintext);
   const created = await accounts.createCustomerWithKey(
     {

@@ -19,7 +19,7 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import { type AbortProbe, abortProbeOf, requestAborted } from '../http/deadline.js';
-import type { Accounts, CallOptions, KeyWithCustomer } from '../ports/index.js';
+import type { CallOptions, CustomersAndKeys, KeyWithCustomer } from '../ports/index.js';
 
 /** One lookup's answer as a request receives it. */
 export interface KeyRead {
@@ -61,11 +61,11 @@ export class SharedKeyReads {
    * The key row of `hash`, read once for every request asking at the same time. `epoch` is
    * the newest accounts epoch this process knows (the key cache's `lastEpoch`).
    */
-  read(accounts: Accounts, hash: string, lifetime: CallOptions | undefined, epoch: string | null): Promise<KeyRead> {
+  read(accounts: CustomersAndKeys, hash: string, lifetime: CallOptions | undefined, epoch: string | null): Promise<KeyRead> {
     return this.#read(accounts, hash, lifetime, epoch, true);
   }
 
-  async #read(accounts: Accounts, hash: string, lifetime: CallOptions | undefined, epoch: string | null, mayRetry: boolean): Promise<KeyRead> {
+  async #read(accounts: CustomersAndKeys, hash: string, lifetime: CallOptions | undefined, epoch: string | null, mayRetry: boolean): Promise<KeyRead> {
     const ownEnd = abortProbeOf(lifetime);
     // A request already over starts nothing (as a store would refuse it): a read it started
     // would be refused for everyone who joined it.
@@ -92,7 +92,7 @@ export class SharedKeyReads {
     return { found, epochBefore: entry.epochBefore, joined };
   }
 
-  #start(accounts: Accounts, hash: string, starter: CallOptions | undefined, epoch: string | null): InFlight {
+  #start(accounts: CustomersAndKeys, hash: string, starter: CallOptions | undefined, epoch: string | null): InFlight {
     const lifetime = new SharedLifetime();
     // Before the store sees it: a store asks `aborted` as it starts the query.
     lifetime.add(starter);

@@ -17,7 +17,7 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import { type ApiError, errorResponse } from '../errors/api-error.js';
-import type { Ports } from '../ports/index.js';
+import type { Accounts, Ports } from '../ports/index.js';
 import type { RequestLifetime } from './deadline.js';
 import { Reply } from './json.js';
 import type { Principal, RouteContext, RouteDef } from './route.js';
@@ -32,7 +32,7 @@ export interface RequestContextInput {
 
 /** What every request of one service shares: what handlers read, and where work after the answer goes. */
 export interface ServiceScope {
-  readonly ports: Ports;
+  readonly ports: Ports<Accounts>;
   readonly config: ResolvedConfig;
   readonly routes: readonly RouteDef[];
   /** Hands `promise` to the host's waitUntil, logging its failure. */
@@ -42,7 +42,7 @@ export interface ServiceScope {
 const NO_PARAMS: Record<string, string | null> = Object.freeze({});
 const NO_QUERY: Record<string, unknown> = Object.freeze({});
 
-export class RequestEvent implements RouteContext {
+export class RequestEvent implements RouteContext<Record<string, unknown>, Accounts> {
   /** performance.now() when the service received the request: the access line's `ms`. */
   readonly startedAt = performance.now();
   readonly url: URL;
@@ -81,7 +81,7 @@ export class RequestEvent implements RouteContext {
     this.url = new URL(request.url);
   }
 
-  get ports(): Ports {
+  get ports(): Ports<Accounts> {
     return this.scope.ports;
   }
 

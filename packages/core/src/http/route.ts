@@ -25,7 +25,11 @@ export interface Principal {
   policy: LimitPolicy & { batchMax: number };
 }
 
-export interface RouteContext<Q = Record<string, unknown>> {
+/**
+ * What a handler sees (the request's RequestEvent, http/request-event.ts): `Q` its strict query,
+ * `A` the slices of Accounts it uses (docs/architecture.md, "Ports"), none by default.
+ */
+export interface RouteContext<Q = Record<string, unknown>, A = unknown> {
   request: Request;
   url: URL;
   /** Path parameters, percent-decoded; null where decoding failed. */
@@ -37,7 +41,7 @@ export interface RouteContext<Q = Record<string, unknown>> {
   signal: AbortSignal;
   /** The request lifetime (deadline, client disconnect): pass it to every port call; its `signal` is created only if the port reads it. */
   lifetime: CallOptions;
-  ports: Ports;
+  ports: Ports<A>;
   config: ResolvedConfig;
   /** The authenticated caller on `key` routes. */
   principal: Principal | null;
@@ -49,6 +53,12 @@ export interface RouteContext<Q = Record<string, unknown>> {
   clientIp: string;
   waitUntil(promise: Promise<unknown>): void;
 }
+
+/**
+ * The context of a handler that uses the Accounts slices `A` (a route declares them on its
+ * handler: `handler({ ports }: WithAccounts<DashboardState & CustomersAndKeys>)`); `Q` its query.
+ */
+export type WithAccounts<A, Q = Record<string, unknown>> = RouteContext<Q, A>;
 
 export interface ResponseDoc {
   description: string;
@@ -67,7 +77,7 @@ export interface Deprecation {
   where: string;
 }
 
-export interface RouteDef<S extends QuerySpec = QuerySpec> {
+export interface RouteDef<S extends QuerySpec = QuerySpec, A = unknown> {
   method: Method;
   path: string;
   access: Access;
@@ -98,11 +108,11 @@ export interface RouteDef<S extends QuerySpec = QuerySpec> {
   /** Set on a demoted v1 route (see Deprecation). */
   deprecation?: Deprecation;
   /** Answer with json()/html() (a Reply); a raw Response is for redirects and empty bodies. */
-  handler(ctx: RouteContext<QueryOutput<S>>): Promise<Response | Reply> | Response | Reply;
+  handler(ctx: RouteContext<QueryOutput<S>, A>): Promise<Response | Reply> | Response | Reply;
 }
 
 /** Keeps the query type of each route while collecting heterogeneous routes in one list. */
-export function route<S extends QuerySpec>(def: RouteDef<S>): RouteDef {
+export function route<S extends QuerySpec, A = unknown>(def: RouteDef<S, A>): RouteDef {
   return def as unknown as RouteDef;
 }
 

@@ -16,7 +16,7 @@
  */
 import type { AdmitRequest, BurstState, Environment, LimitDecision, Limiter, Logger, PublicDecision, SubjectWindow } from '../ports/index.js';
 import { monthOf, nextMonthStart } from '../tiers.js';
-import { type DurableUsage, MonthCounts, type MonthState } from './month-counts.js';
+import { type DurableMonths, MonthCounts, type MonthState } from './month-counts.js';
 import { SlidingLog } from './sliding-log.js';
 import { rollWindow, type WindowCounts, windowState } from './sliding-window.js';
 
@@ -36,7 +36,7 @@ interface Owner {
 
 export interface MemoryLimiterOptions {
   /** Durable monthly usage to seed from and flush to (omit for a purely in-memory limiter). */
-  durable?: DurableUsage;
+  durable?: DurableMonths;
   logger?: Logger;
   /**
    * Prove accounts epochs (Limiter.bumpAuthEpoch) so the gate caches key lookups. Only for one

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../ports/index.js';
-import { type DurableUsage, MonthCounts } from './month-counts.js';
+import { type DurableMonths, MonthCounts } from './month-counts.js';
 
 /** Durable usage in a map, that fails the calls a test tells it to. */
 function flakyDurable() {
   const rows = new Map<string, number>();
   const failing = { add: 0, get: 0 };
-  const durable: DurableUsage = {
+  const durable: DurableMonths = {
     async addUsage(customerId: string, environment: Environment, month: string, delta: number) {
       if (failing.add > 0 && failing.add--) throw new Error('database away');
       const key = `${customerId}/${environment}/${month}`;

@@ -10,9 +10,10 @@
  * - a failed seed or flush loses nothing: calls keep counting locally and the next flush
  *   writes them.
  */
-import type { Accounts, Environment, Logger } from '../ports/index.js';
+import type { DurableUsage, Environment, Logger } from '../ports/index.js';
 
-export type DurableUsage = Pick<Accounts, 'addUsage' | 'getUsage'>;
+/** The part of durable usage (the Accounts slice) the month counts read and write. */
+export type DurableMonths = Pick<DurableUsage, 'addUsage' | 'getUsage'>;
 
 export interface MonthState {
   customerId: string;
@@ -36,7 +37,7 @@ export class MonthCounts {
   #flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly durable: DurableUsage | null,
+    private readonly durable: DurableMonths | null,
     private readonly logger: Logger | null,
     /** Called when a finished month's state is dropped, so its holder drops it too. */
     private readonly onForget?: (state: MonthState) => void,
@@ -88,7 +89,7 @@ export class MonthCounts {
 
   async #seed(state: MonthState): Promise<void> {
     try {
-      const base = await (this.durable as DurableUsage).getUsage(state.customerId, state.environment, state.month);
+      const base = await (this.durable as DurableMonths).getUsage(state.customerId, state.environment, state.month);
       state.count = base + state.unflushed;
     } catch (error) {
       state.stale = true;

@@ -1,4 +1,9 @@
-/** The Accounts port: customers, keys, billing state, dashboard sessions, the mail outbox, durable usage and search events. */
+/**
+ * The Accounts port, by concern (issue 38 step 3): customers and keys, durable usage, billing
+ * state, the dashboard's state, the mail outbox, the usage jobs' state and search events, one
+ * interface each; `Accounts` is all of them. Each adapter implements one file per slice
+ * (packages/postgres/src/accounts/, packages/core/src/memory/accounts/).
+ */
 import type { CallOptions } from './runtime.js';
 
 /** The tiers of docs/decisions.md §2; their limits are in tiers.ts. */
@@ -67,7 +72,12 @@ export interface NewKey {
   created_at: Date;
 }
 
-export interface Accounts {
+/**
+ * Customers and their keys: the gate's lookups (by hash for a call, by id for a beacon), issuing
+ * keys (admin, signup, dashboard) and their lifecycle. Key changes the gate reads move the
+ * accounts epoch on (gate/auth-invalidation.ts).
+ */
+export interface CustomersAndKeys {
   /** The key and its customer in one read; the gate's only store call. */
   findKeyByHash(hash: string, lifetime?: CallOptions): Promise<KeyWithCustomer | null>;
   /** The key with this id and its customer (a beacon token names its key by id); null when none. */
@@ -76,10 +86,30 @@ export interface Accounts {
   createCustomerWithKey(customer: NewCustomer, key: NewKey): Promise<KeyWithCustomer>;
   /** Adds a key to an existing customer. */
   addKey(customerId: string, key: NewKey): Promise<ApiKey>;
+  /**
+   * A new active key for the customer (the dashboard's "create key"), unless the customer
+   * already has `maxActive` active keys: then null and nothing changes. The count and the insert
+   * are one step, so two concurrent creates cannot pass the cap together.
+   */
+  addKeyCapped(customerId: string, key: NewKey, maxActive: number): Promise<ApiKey | null>;
   getCustomer(customerId: string): Promise<Customer | null>;
   listKeys(customerId: string): Promise<ApiKey[]>;
-  /** Marks keys of customers whose grace window ended before `now` as suspended; returns how many. */
-  suspendExpiredGrace(now: Date, graceMs: number): Promise<number>;
+  /** Customers with this e-mail (compared case-insensitively), any status. */
+  findCustomersByEmail(email: string): Promise<Customer[]>;
+  /**
+   * Atomically: the customer's key `keyId`, if active, becomes `rotated` and `newKey` is
+   * inserted active. null (nothing changes) when the key is not the customer's or not active.
+   */
+  rotateKey(customerId: string, keyId: string, newKey: NewKey): Promise<{ old: ApiKey; key: ApiKey } | null>;
+  /** The customer's key becomes `revoked` (from active or suspended; rotated/revoked stay). null when not the customer's. */
+  revokeKey(customerId: string, keyId: string): Promise<ApiKey | null>;
+}
+
+/**
+ * Durable usage: the month's calls per customer and environment, and per day, as the limiter
+ * flushes them (its usage ledger) and the dashboard and overage read them.
+ */
+export interface DurableUsage {
   /**
    * Durable monthly usage, written by the limiter's flush job: adds `delta` to the stored count,
    * and to the count of the day it is written (`at`, default the store's clock; a flush after
@@ -88,6 +118,8 @@ export interface Accounts {
   addUsage(customerId: string, environment: Environment, month: string, delta: number, at?: Date): Promise<void>;
   /** Durable monthly usage as last flushed. */
   getUsage(customerId: string, environment: Environment, month: string): Promise<number>;
+  /** The month's durable usage per UTC day (`YYYY-MM-DD`), days with calls only, oldest first. */
+  getDailyUsage(customerId: string, environment: Environment, month: string): Promise<Array<{ day: string; count: number }>>;
   /**
    * A flush of a shared month counter's range (from, upto] of one counter generation
    * (issue 27; @catalogue/upstash's usage-flush.ts): adds what of it is not durable yet, i.e.
@@ -105,13 +137,14 @@ export interface Accounts {
    * the calls it added.
    */
   addUsageDirect(direct: UsageDirect): Promise<number>;
-  /** The month's durable usage per UTC day (`YYYY-MM-DD`), days with calls only, oldest first. */
-  getDailyUsage(customerId: string, environment: Environment, month: string): Promise<Array<{ day: string; count: number }>>;
-  /** Stores one search-event beacon (already authenticated by its per-search token). */
-  recordSearchEvent(event: SearchEvent): Promise<void>;
+}
 
-  // ── billing and the key lifecycle. Each method is atomic on its own (one transaction). ──
-
+/**
+ * A customer's billing state: Stripe's events applied once each, the checkout that made the
+ * customer, the overage mode and the grace after a failed payment. Each method is atomic on its
+ * own (one transaction).
+ */
+export interface BillingState {
   /**
    * Checkout completion, all or nothing in one transaction: records `eventId`, creates the
    * customer (status active, stripe ids, last billing event time = eventCreated) with its first
@@ -132,31 +165,18 @@ export interface Accounts {
    */
   applyBillingChange(input: BillingChange): Promise<BillingChangeOutcome>;
   findCustomerByCheckoutSession(checkoutSessionId: string): Promise<Customer | null>;
-  /** Customers with this e-mail (compared case-insensitively), any status. */
-  findCustomersByEmail(email: string): Promise<Customer[]>;
-  /**
-   * Customers the usage jobs look at: status other than canceled, and overage `bill` or a
-   * contract tier (TIERS[tier].contract).
-   */
-  listCustomersForUsageReview(): Promise<Customer[]>;
   setOverage(customerId: string, overage: OverageMode): Promise<Customer | null>;
-  /**
-   * Atomically: the customer's key `keyId`, if active, becomes `rotated` and `newKey` is
-   * inserted active. null (nothing changes) when the key is not the customer's or not active.
-   */
-  rotateKey(customerId: string, keyId: string, newKey: NewKey): Promise<{ old: ApiKey; key: ApiKey } | null>;
-  /** The customer's key becomes `revoked` (from active or suspended; rotated/revoked stay). null when not the customer's. */
-  revokeKey(customerId: string, keyId: string): Promise<ApiKey | null>;
-  /**
-   * A new active key for the customer (the dashboard's "create key"), unless the customer
-   * already has `maxActive` active keys: then null and nothing changes. The count and the insert
-   * are one step, so two concurrent creates cannot pass the cap together.
-   */
-  addKeyCapped(customerId: string, key: NewKey, maxActive: number): Promise<ApiKey | null>;
+  /** Marks keys of customers whose grace window ended before `now` as suspended; returns how many. */
+  suspendExpiredGrace(now: Date, graceMs: number): Promise<number>;
+}
 
+/**
+ * The dashboard's stored state: one-time key reveals, single-use sign-in tokens and sessions
+ * (hashes only), and their expiry.
+ */
+export interface DashboardState {
   /** One-time reveal: deletes and returns the customer's unexpired reveal rows (newest first). */
   takeReveals(customerId: string, now: Date): Promise<RevealRow[]>;
-
   createLoginToken(token: LoginToken): Promise<void>;
   /** Single use: deletes the token row and returns its customer id when it exists and has not expired. */
   consumeLoginToken(hash: string, now: Date): Promise<string | null>;
@@ -164,7 +184,15 @@ export interface Accounts {
   /** The customer id of an unexpired session. */
   findSession(hash: string, now: Date): Promise<string | null>;
   deleteSession(hash: string): Promise<void>;
+  /** Deletes expired reveal rows, login tokens and sessions. */
+  purgeExpired(now: Date): Promise<void>;
+}
 
+/**
+ * The mail outbox: sealed messages claimed by one worker at a time, retried with backoff until
+ * sent or dead.
+ */
+export interface MailOutbox {
   /**
    * Claims due outbox rows (not sent, not dead, next_attempt_at <= now; only `id` when given)
    * by moving their next_attempt_at to `leaseUntil`, so two workers never hold the same row
@@ -175,7 +203,18 @@ export interface Accounts {
   markOutboxSent(id: string, now: Date): Promise<void>;
   /** Counts a failed attempt; `nextAttemptAt` null marks the row dead and wipes its sealed body. */
   markOutboxFailed(id: string, nextAttemptAt: Date | null, error: string): Promise<void>;
+}
 
+/**
+ * What the usage jobs keep: the customers they review, the overage reported per month (claimed
+ * before it is sent) and the once-a-month contract review.
+ */
+export interface UsageJobs {
+  /**
+   * Customers the usage jobs look at: status other than canceled, and overage `bill` or a
+   * contract tier (TIERS[tier].contract).
+   */
+  listCustomersForUsageReview(): Promise<Customer[]>;
   /** Overage already reported for the month (`reported`) and a report begun but not confirmed (`pending`). */
   getOverageCursor(customerId: string, month: string): Promise<OverageCursor>;
   /**
@@ -189,10 +228,20 @@ export interface Accounts {
   commitOverage(customerId: string, month: string, through: number): Promise<void>;
   /** Insert-if-absent of (customer, month); true only for the call that inserted. */
   claimContractReview(customerId: string, month: string): Promise<boolean>;
-
-  /** Deletes expired reveal rows, login tokens and sessions. */
-  purgeExpired(now: Date): Promise<void>;
 }
+
+/** Search-event beacons, stored once their token is verified. */
+export interface SearchEvents {
+  /** Stores one search-event beacon (already authenticated by its per-search token). */
+  recordSearchEvent(event: SearchEvent): Promise<void>;
+}
+
+/**
+ * The whole Accounts port: every slice, for the wiring only (createService, the adapters'
+ * constructors, host-kit's storage). A consumer names the slices it uses instead
+ * (`Ports<DashboardState & CustomersAndKeys>`, a route's `WithAccounts<…>`): docs/architecture.md, "Ports".
+ */
+export type Accounts = CustomersAndKeys & DurableUsage & BillingState & DashboardState & MailOutbox & UsageJobs & SearchEvents;
 
 /** One range of a shared month counter made durable (Accounts.flushUsage). */
 export interface UsageFlush {

@@ -25,10 +25,15 @@ export type * from './metrics.js';
 export type * from './probe.js';
 export type * from './runtime.js';
 
-/** The ports a service is built from. Clock, Logger, Alarm, Hasher and Metrics have defaults. */
-export interface Ports {
+/**
+ * The ports a service is built from. Clock, Logger, Alarm, Hasher and Metrics have defaults.
+ * `A` is the part of Accounts its holder uses: the wiring holds all of it (`Ports<Accounts>`),
+ * a consumer names its slices (`Ports<DashboardState & CustomersAndKeys>`), and bare `Ports`
+ * calls no Accounts method at all.
+ */
+export interface Ports<A = unknown> {
   catalogue: Catalogue;
-  accounts: Accounts;
+  accounts: A;
   limiter: Limiter;
   mailer?: Mailer;
   /** Stripe; without it signup and the webhook answer 503 billing_unavailable. */
@@ -42,5 +47,5 @@ export interface Ports {
   metrics: Metrics;
 }
 
-export type PortsInput = Omit<Ports, 'clock' | 'logger' | 'alarm' | 'hasher' | 'metrics'> &
+export type PortsInput = Omit<Ports<Accounts>, 'clock' | 'logger' | 'alarm' | 'hasher' | 'metrics'> &
   Partial<Pick<Ports, 'clock' | 'logger' | 'alarm' | 'hasher' | 'metrics'>>;

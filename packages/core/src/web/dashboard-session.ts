@@ -14,7 +14,8 @@ import { tokenHash } from '../billing/tokens.js';
 import { ApiError } from '../errors/api-error.js';
 import { html } from '../http/html.js';
 import type { Reply } from '../http/json.js';
-import { route } from '../http/route.js';
+import { route, type WithAccounts } from '../http/route.js';
+import type { DashboardState } from '../ports/index.js';
 import { detailsOf } from '../validation/issues.js';
 import { pageReply } from './page-layout.js';
 
@@ -66,7 +67,7 @@ export const dashboardSessionSpendRoute = route({
     400: { description: 'HTML page: the link is used, expired or wrong.' },
   },
   errors: ['unauthorized', 'invalid_body', 'unsupported_media_type', 'payload_too_large'],
-  async handler({ request, ports, config, now }) {
+  async handler({ request, ports, config, now }: WithAccounts<DashboardState>) {
     // Before anything is read or spent: a token posted from another origin is never consumed.
     requireSameOrigin(request, config);
     const parsed = v.safeParse(SpendRequestSchema, await readFormOrJson(request, 1024));

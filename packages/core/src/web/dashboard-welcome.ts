@@ -10,8 +10,9 @@ import { revealContext } from '../billing/apply-event.js';
 import { startSession } from '../billing/dashboard-session.js';
 import { unseal } from '../billing/seal.js';
 import { type Html, html } from '../http/html.js';
-import { route } from '../http/route.js';
-import type { Customer, Ports } from '../ports/index.js';
+import { route, type WithAccounts } from '../http/route.js';
+import type { BillingState, Customer, DashboardState, Ports } from '../ports/index.js';
+import type { QueryOutput } from '../validation/query.js';
 import { pageReply } from './page-layout.js';
 
 export const WELCOME_WAIT_MS = 10_000;
@@ -28,7 +29,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done, { once: true });
   });
 
-async function waitForCustomer(ports: Ports, sessionId: string, signal: AbortSignal): Promise<Customer | null> {
+async function waitForCustomer(ports: Ports<BillingState>, sessionId: string, signal: AbortSignal): Promise<Customer | null> {
   // Real time on purpose: the webhook arrives on another request, whatever the injected clock says.
   const until = Date.now() + WELCOME_WAIT_MS;
   for (;;) {
@@ -38,17 +39,19 @@ async function waitForCustomer(ports: Ports, sessionId: string, signal: AbortSig
   }
 }
 
+const WELCOME_QUERY = { session_id: { schema: v.optional(v.pipe(v.string(), v.maxLength(255))) } };
+
 const answer = (title: string, body: Html, status = 200, headers: Record<string, string> = {}) => pageReply(title, body, { status, headers });
 
 export const dashboardWelcomeRoute = route({
   method: 'GET',
   path: '/dashboard/welcome',
   access: 'open',
-  query: { session_id: { schema: v.optional(v.pipe(v.string(), v.maxLength(255))) } },
+  query: WELCOME_QUERY,
   summary: 'After checkout: the one-time reveal of the new key (HTML)',
   tags: ['dashboard'],
   responses: { 200: { description: 'HTML page with the key, shown once.' } },
-  async handler({ query, ports, config, now, signal }) {
+  async handler({ query, ports, config, now, signal }: WithAccounts<BillingState & DashboardState, QueryOutput<typeof WELCOME_QUERY>>) {
     const sessionId = query.session_id;
     const checkout = sessionId && ports.billing ? await ports.billing.getCheckout(sessionId) : null;
     if (!sessionId || !checkout || checkout.status !== 'complete' || !checkout.paid) {

@@ -1,16 +1,16 @@
 /**
- * Stripe webhook effects, each in one transaction with the record of its event id, so a
+ * A customer's billing state (the BillingState slice of Accounts): the checkout that made the
+ * customer, the overage mode, the grace after a failed payment, and Stripe webhook effects,
+ * each in one transaction with the record of its event id, so a
  * redelivered or concurrently delivered event takes effect exactly once. The event id's
  * primary key is the arbiter: a second transaction inserting the same id waits for the first
  * and then sees the conflict.
  */
-import type { Accounts, BillingChange, CheckoutCompletion, CheckoutOutcome, Customer } from '@catalogue/core';
+import type { BillingChange, BillingState, CheckoutCompletion, CheckoutOutcome, Customer } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
 import { insertCustomer, insertKey } from './customers-and-keys.js';
 import { type CustomerRow, customerOf, type KeyRow, keyOf, type Queryable } from './rows.js';
-
-export type BillingWebhooks = Pick<Accounts, 'completeCheckout' | 'applyBillingChange'>;
 
 /** Records the event id; false when it was already recorded (by now or by a transaction that committed meanwhile). */
 async function recordEvent(tx: Queryable, eventId: string): Promise<boolean> {
@@ -34,7 +34,7 @@ function changed(customer: Customer, change: BillingChange): Pick<Customer, 'tie
   return next;
 }
 
-export function billingWebhooks(sql: Sql, guard: QueryGuard): BillingWebhooks {
+export function billingState(sql: Sql, guard: QueryGuard): BillingState {
   return {
     async completeCheckout(input: CheckoutCompletion): Promise<CheckoutOutcome> {
       return guard.run(undefined, () =>
@@ -88,6 +88,34 @@ export function billingWebhooks(sql: Sql, guard: QueryGuard): BillingWebhooks {
           return 'applied' as const;
         }),
       );
+    },
+
+    async findCustomerByCheckoutSession(checkoutSessionId) {
+      const rows = await guard.query(undefined, () => sql<CustomerRow[]>`SELECT * FROM customers WHERE checkout_session_id = ${checkoutSessionId}`);
+      return rows[0] ? customerOf(rows[0]) : null;
+    },
+
+    async setOverage(customerId, overage) {
+      const rows = await guard.query(
+        undefined,
+        () => sql<CustomerRow[]>`
+        UPDATE customers SET overage = ${overage} WHERE id = ${customerId} RETURNING *`,
+      );
+      return rows[0] ? customerOf(rows[0]) : null;
+    },
+
+    async suspendExpiredGrace(now, graceMs) {
+      const cutoff = new Date(now.getTime() - graceMs);
+      const rows = await guard.query(
+        undefined,
+        () => sql`
+        UPDATE api_keys k SET status = 'suspended'
+        FROM customers c
+        WHERE c.id = k.customer_id AND c.status = 'past_due' AND c.past_due_since IS NOT NULL
+          AND c.past_due_since <= ${cutoff} AND k.status = 'active'
+        RETURNING k.id`,
+      );
+      return rows.length;
     },
   };
 }

@@ -1,22 +1,11 @@
-/** Customers, keys by hash, grace expiry and durable usage: the gate's and the admin's part of Accounts. */
-import { type Accounts, abortProbeOf, type KeyWithCustomer, type NewCustomer, type NewKey, usageDay } from '@catalogue/core';
+/**
+ * Customers and their keys (the CustomersAndKeys slice of Accounts): the gate's lookups, issuing
+ * keys, and their rotation, revocation and capped creation from the dashboard.
+ */
+import { abortProbeOf, type CustomersAndKeys, type KeyWithCustomer, type NewCustomer, type NewKey } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
 import { type CustomerRow, customerOf, type KeyRow, keyOf, type Queryable } from './rows.js';
-
-export type CustomersAndKeys = Pick<
-  Accounts,
-  | 'findKeyByHash'
-  | 'findKeyById'
-  | 'createCustomerWithKey'
-  | 'addKey'
-  | 'getCustomer'
-  | 'listKeys'
-  | 'suspendExpiredGrace'
-  | 'addUsage'
-  | 'getUsage'
-  | 'getDailyUsage'
->;
 
 export function insertKey(tx: Queryable, customerId: string, key: NewKey) {
   return tx<KeyRow[]>`
@@ -108,6 +97,22 @@ export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys 
       return keyOf(rows[0] as KeyRow);
     },
 
+    async addKeyCapped(customerId, newKey, maxActive) {
+      return guard.run(undefined, () =>
+        sql.begin(async (tx) => {
+          // The customer's row lock serializes creates for one customer: the count below is
+          // then the count the insert sees.
+          const owner = await tx`SELECT 1 FROM customers WHERE id = ${customerId} FOR UPDATE`;
+          if (owner.length === 0) throw new Error(`no customer ${customerId}`);
+          const [active] = await tx<Array<{ n: number }>>`
+            SELECT count(*)::int AS n FROM api_keys WHERE customer_id = ${customerId} AND status = 'active'`;
+          if ((active?.n ?? 0) >= maxActive) return null;
+          const [key] = await insertKey(tx, customerId, newKey);
+          return keyOf(key as KeyRow);
+        }),
+      );
+    },
+
     async getCustomer(customerId) {
       const rows = await guard.query(undefined, () => sql<CustomerRow[]>`SELECT * FROM customers WHERE id = ${customerId}`);
       return rows[0] ? customerOf(rows[0]) : null;
@@ -122,58 +127,43 @@ export function customersAndKeys(sql: Sql, guard: QueryGuard): CustomersAndKeys 
       return rows.map(keyOf);
     },
 
-    async suspendExpiredGrace(now, graceMs) {
-      const cutoff = new Date(now.getTime() - graceMs);
+    async findCustomersByEmail(email) {
+      // lower() on both sides matches the customers_email index.
       const rows = await guard.query(
         undefined,
-        () => sql`
-        UPDATE api_keys k SET status = 'suspended'
-        FROM customers c
-        WHERE c.id = k.customer_id AND c.status = 'past_due' AND c.past_due_since IS NOT NULL
-          AND c.past_due_since <= ${cutoff} AND k.status = 'active'
-        RETURNING k.id`,
+        () => sql<CustomerRow[]>`
+        SELECT * FROM customers WHERE lower(email) = lower(${email}) ORDER BY created_at, id`,
       );
-      return rows.length;
+      return rows.map(customerOf);
     },
 
-    async addUsage(customerId, environment, month, delta, at) {
-      // One statement: the month's count and the day's move together (migration 0012).
-      const day = usageDay(month, at?.getTime() ?? Date.now());
-      await guard.query(
-        undefined,
-        () => sql`
-        WITH by_month AS (
-          INSERT INTO usage_months (customer_id, environment, month, count)
-          VALUES (${customerId}, ${environment}, ${month}, ${delta})
-          ON CONFLICT (customer_id, environment, month)
-          DO UPDATE SET count = usage_months.count + EXCLUDED.count, updated_at = now()
-        )
-        INSERT INTO usage_days (customer_id, environment, month, day, count)
-        VALUES (${customerId}, ${environment}, ${month}, ${day}::date, ${delta})
-        ON CONFLICT (customer_id, environment, month, day)
-        DO UPDATE SET count = usage_days.count + EXCLUDED.count`,
+    async rotateKey(customerId, keyId, newKey) {
+      return guard.run(undefined, () =>
+        sql.begin(async (tx) => {
+          // The conditional UPDATE is the check: a concurrent rotation of the same key waits on
+          // the row lock, then finds it no longer active and changes nothing.
+          const [old] = await tx<KeyRow[]>`
+            UPDATE api_keys SET status = 'rotated'
+            WHERE id = ${keyId} AND customer_id = ${customerId} AND status = 'active'
+            RETURNING *`;
+          if (!old) return null;
+          // A duplicate hash throws here and rolls the rotation back.
+          const [key] = await insertKey(tx, customerId, newKey);
+          return { old: keyOf(old), key: keyOf(key as KeyRow) };
+        }),
       );
     },
 
-    async getUsage(customerId, environment, month) {
+    async revokeKey(customerId, keyId) {
       const rows = await guard.query(
         undefined,
-        () => sql<Array<{ count: string }>>`
-        SELECT count::text AS count FROM usage_months
-        WHERE customer_id = ${customerId} AND environment = ${environment} AND month = ${month}`,
+        () => sql<KeyRow[]>`
+        UPDATE api_keys
+        SET status = CASE WHEN status IN ('active', 'suspended') THEN 'revoked' ELSE status END
+        WHERE id = ${keyId} AND customer_id = ${customerId}
+        RETURNING *`,
       );
-      return rows[0] ? Number(rows[0].count) : 0;
-    },
-
-    async getDailyUsage(customerId, environment, month) {
-      const rows = await guard.query(
-        undefined,
-        () => sql<Array<{ day: string; count: string }>>`
-        SELECT to_char(day, 'YYYY-MM-DD') AS day, count::text AS count FROM usage_days
-        WHERE customer_id = ${customerId} AND environment = ${environment} AND month = ${month} AND count > 0
-        ORDER BY day`,
-      );
-      return rows.map((row) => ({ day: row.day, count: Number(row.count) }));
+      return rows[0] ? keyOf(rows[0]) : null;
     },
   };
 }

@@ -1,15 +1,10 @@
 /**
- * The dashboard's stored state: one-time reveal rows, single-use login tokens and sessions
+ * The dashboard's stored state (the DashboardState slice of Accounts): one-time reveal rows, single-use login tokens and sessions
  * (hashes only; the sealed reveal is what core gave us), and their expiry purge.
  */
-import type { Accounts, RevealRow } from '@catalogue/core';
+import type { DashboardState, RevealRow } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
-
-export type DashboardState = Pick<
-  Accounts,
-  'takeReveals' | 'createLoginToken' | 'consumeLoginToken' | 'createSession' | 'findSession' | 'deleteSession' | 'purgeExpired'
->;
 
 export function dashboardState(sql: Sql, guard: QueryGuard): DashboardState {
   return {

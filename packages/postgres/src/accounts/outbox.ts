@@ -1,13 +1,11 @@
 /**
- * The mail outbox. A claim moves due rows' next_attempt_at to the lease end, so a row is held
+ * The mail outbox (the MailOutbox slice of Accounts). A claim moves due rows' next_attempt_at to the lease end, so a row is held
  * by one worker until it is marked or the lease runs out; FOR UPDATE SKIP LOCKED lets
  * concurrent claimers pass over rows another claimer is taking instead of taking them twice.
  */
-import type { Accounts, OutboxMessage } from '@catalogue/core';
+import type { MailOutbox, OutboxMessage } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
-
-export type Outbox = Pick<Accounts, 'claimOutbox' | 'markOutboxSent' | 'markOutboxFailed'>;
 
 interface OutboxRow {
   id: string;
@@ -33,7 +31,7 @@ const messageOf = (row: OutboxRow): OutboxMessage => ({
 
 const oldestFirst = (a: OutboxMessage, b: OutboxMessage) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export function outbox(sql: Sql, guard: QueryGuard): Outbox {
+export function mailOutbox(sql: Sql, guard: QueryGuard): MailOutbox {
   return {
     async claimOutbox(now, leaseUntil, limit, id) {
       const rows = await guard.query(

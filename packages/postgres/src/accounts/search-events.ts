@@ -1,9 +1,7 @@
-/** Search-event beacons, one row each. */
-import type { Accounts, SearchEvent } from '@catalogue/core';
+/** Search-event beacons, one row each (the SearchEvents slice of Accounts). */
+import type { SearchEvent, SearchEvents } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
-
-export type SearchEvents = Pick<Accounts, 'recordSearchEvent'>;
 
 interface SearchEventRow {
   kind: SearchEvent['kind'];

@@ -1,12 +1,28 @@
-/** The usage jobs' bookkeeping: the per-month overage cursor and contract review claims. */
-import type { Accounts } from '@catalogue/core';
+/**
+ * The usage jobs' bookkeeping (the UsageJobs slice of Accounts): the customers they review, the
+ * per-month overage cursor and contract review claims.
+ */
+import { TIER_IDS, TIERS, type UsageJobs } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
+import { type CustomerRow, customerOf } from './rows.js';
 
-export type UsageJobs = Pick<Accounts, 'getOverageCursor' | 'setOveragePending' | 'commitOverage' | 'claimContractReview'>;
+/** Contract tiers come from core's tier table, so SQL never repeats which tiers are contracts. */
+const CONTRACT_TIERS: string[] = TIER_IDS.filter((tier) => TIERS[tier].contract);
 
 export function usageJobs(sql: Sql, guard: QueryGuard): UsageJobs {
   return {
+    async listCustomersForUsageReview() {
+      const rows = await guard.query(
+        undefined,
+        () => sql<CustomerRow[]>`
+        SELECT * FROM customers
+        WHERE status <> 'canceled' AND (overage = 'bill' OR tier = ANY(${CONTRACT_TIERS}::text[]))
+        ORDER BY created_at, id`,
+      );
+      return rows.map(customerOf);
+    },
+
     async getOverageCursor(customerId, month) {
       // bigint arrives as text from postgres.js; counts stay far below 2^53.
       const rows = await guard.query(

@@ -9,7 +9,8 @@ import { readValidBody } from '../../billing/form-body.js';
 import { ApiError } from '../../errors/api-error.js';
 import { newKeyRecord } from '../../gate/issue-key.js';
 import { json } from '../../http/json.js';
-import { route } from '../../http/route.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { CustomersAndKeys, DashboardState } from '../../ports/index.js';
 import { keyView, NO_STORE } from './dashboard-key.js';
 
 /** Active keys a customer may hold at once; one per integration, and a spare for a rotation. */
@@ -26,7 +27,7 @@ export const dashboardCreateKeyRoute = route({
   body: { schema: CreateKeyRequestSchema, description: '{environment: "live" | "test"}', maxBytes: 1024 },
   responses: { 201: { description: '{key, id, display_prefix, environment, status, created_at}: the new plaintext, shown once.' } },
   errors: ['unauthorized', 'invalid_body'],
-  async handler({ request, ports, config, now }) {
+  async handler({ request, ports, config, now }: WithAccounts<DashboardState & CustomersAndKeys>) {
     requireSameOrigin(request, config);
     const customer = await sessionCustomer(request, ports, now, config);
     const body = await readValidBody(request, CreateKeyRequestSchema, 1024);

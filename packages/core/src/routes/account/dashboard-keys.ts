@@ -6,7 +6,8 @@ import { revealContext } from '../../billing/apply-event.js';
 import { sessionCustomer } from '../../billing/dashboard-session.js';
 import { unseal } from '../../billing/seal.js';
 import { json } from '../../http/json.js';
-import { route } from '../../http/route.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { CustomersAndKeys, DashboardState } from '../../ports/index.js';
 import { TIERS } from '../../tiers.js';
 import { keyView, NO_STORE } from './dashboard-key.js';
 
@@ -24,7 +25,7 @@ export const dashboardKeysRoute = route({
     },
   },
   errors: ['unauthorized'],
-  async handler({ request, ports, config, now }) {
+  async handler({ request, ports, config, now }: WithAccounts<DashboardState & CustomersAndKeys>) {
     const customer = await sessionCustomer(request, ports, now, config);
     const revealed: Array<{ id: string; key: string }> = [];
     if (config.secretKey) {

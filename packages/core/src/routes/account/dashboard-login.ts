@@ -15,8 +15,8 @@ import { loginLinkMail } from '../../billing/mail-templates.js';
 import { LOGIN_TOKEN_TTL_MS, newToken } from '../../billing/tokens.js';
 import { ApiError } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
-import { route } from '../../http/route.js';
-import type { Ports } from '../../ports/index.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { CustomersAndKeys, DashboardState, Ports } from '../../ports/index.js';
 import { EmailSchema } from '../../validation/email.js';
 import { detailsOf } from '../../validation/issues.js';
 
@@ -42,7 +42,7 @@ async function withinAddressCap(ports: Ports, email: string, now: number): Promi
   }
 }
 
-async function sendLoginLinks(ports: Ports, baseUrl: string, email: string, now: number): Promise<void> {
+async function sendLoginLinks(ports: Ports<DashboardState & CustomersAndKeys>, baseUrl: string, email: string, now: number): Promise<void> {
   if (!(await withinAddressCap(ports, email, now))) {
     ports.logger.log({ level: 'warn', kind: 'dashboard.login_capped', limit_per_hour: LOGIN_MAILS_PER_ADDRESS_PER_HOUR });
     return;
@@ -70,7 +70,7 @@ export const dashboardLoginRoute = route({
   body: { schema: LoginRequestSchema, description: 'The e-mail the subscription was bought with.', maxBytes: 2048 },
   responses: { 202: { description: 'If the address belongs to a customer, a link valid 15 minutes is on its way.' } },
   errors: ['unauthorized', 'invalid_body', 'unsupported_media_type', 'payload_too_large'],
-  async handler({ request, ports, config, now, waitUntil }) {
+  async handler({ request, ports, config, now, waitUntil }: WithAccounts<DashboardState & CustomersAndKeys>) {
     requireSameOrigin(request, config);
     const parsed = v.safeParse(LoginRequestSchema, await readFormOrJson(request, 2048));
     if (!parsed.success) throw new ApiError('invalid_body', { details: detailsOf(parsed.issues) });

@@ -1,7 +1,8 @@
 /** DELETE /api/dashboard/keys/{id}: revoke (204), effective on the next request. */
 import { requireSameOrigin, sessionCustomer } from '../../billing/dashboard-session.js';
 import { notFound } from '../../errors/api-error.js';
-import { route } from '../../http/route.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { CustomersAndKeys, DashboardState } from '../../ports/index.js';
 import { keyIdOf, NO_STORE } from './dashboard-key.js';
 
 export const dashboardRevokeKeyRoute = route({
@@ -12,7 +13,7 @@ export const dashboardRevokeKeyRoute = route({
   tags: ['dashboard'],
   responses: { 204: { description: 'Revoked.' } },
   errors: ['unauthorized', 'not_found'],
-  async handler({ request, params, ports, config, now }) {
+  async handler({ request, params, ports, config, now }: WithAccounts<DashboardState & CustomersAndKeys>) {
     requireSameOrigin(request, config);
     const customer = await sessionCustomer(request, ports, now, config);
     const revoked = await ports.accounts.revokeKey(customer.id, keyIdOf(params.id));

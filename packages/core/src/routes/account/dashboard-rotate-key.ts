@@ -3,7 +3,8 @@ import { requireSameOrigin, sessionCustomer } from '../../billing/dashboard-sess
 import { ApiError, notFound } from '../../errors/api-error.js';
 import { newKeyRecord } from '../../gate/issue-key.js';
 import { json } from '../../http/json.js';
-import { route } from '../../http/route.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { CustomersAndKeys, DashboardState } from '../../ports/index.js';
 import { keyIdOf, NO_STORE } from './dashboard-key.js';
 
 export const dashboardRotateKeyRoute = route({
@@ -14,7 +15,7 @@ export const dashboardRotateKeyRoute = route({
   tags: ['dashboard'],
   responses: { 201: { description: '{key, id, display_prefix, replaces}: the new plaintext, shown once.' } },
   errors: ['unauthorized', 'not_found'],
-  async handler({ request, params, ports, config, now }) {
+  async handler({ request, params, ports, config, now }: WithAccounts<DashboardState & CustomersAndKeys>) {
     requireSameOrigin(request, config);
     const customer = await sessionCustomer(request, ports, now, config);
     const keyId = keyIdOf(params.id);

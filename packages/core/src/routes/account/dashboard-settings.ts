@@ -4,7 +4,8 @@ import { requireSameOrigin, sessionCustomer } from '../../billing/dashboard-sess
 import { readValidBody } from '../../billing/form-body.js';
 import { ApiError } from '../../errors/api-error.js';
 import { json } from '../../http/json.js';
-import { route } from '../../http/route.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { BillingState, CustomersAndKeys, DashboardState } from '../../ports/index.js';
 import { TIERS } from '../../tiers.js';
 
 export const SettingsRequestSchema = v.object({ overage: v.picklist(['block', 'bill'], 'must be block or bill') });
@@ -18,7 +19,7 @@ export const dashboardSettingsRoute = route({
   body: { schema: SettingsRequestSchema, description: '{overage: "block" | "bill"}', maxBytes: 1024 },
   responses: { 200: { description: '{overage}' } },
   errors: ['unauthorized', 'invalid_body'],
-  async handler({ request, ports, config, now }) {
+  async handler({ request, ports, config, now }: WithAccounts<DashboardState & CustomersAndKeys & BillingState>) {
     requireSameOrigin(request, config);
     const customer = await sessionCustomer(request, ports, now, config);
     const body = await readValidBody(request, SettingsRequestSchema, 1024);

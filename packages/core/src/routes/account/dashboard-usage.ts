@@ -1,7 +1,7 @@
 import { sessionCustomer } from '../../billing/dashboard-session.js';
 import { json } from '../../http/json.js';
-import { route } from '../../http/route.js';
-import type { Environment, Ports } from '../../ports/index.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { CustomersAndKeys, DashboardState, DurableUsage, Environment, Ports } from '../../ports/index.js';
 import { monthOf, policyFor, TIERS } from '../../tiers.js';
 
 const HISTORY_MONTHS = 6;
@@ -11,7 +11,7 @@ function lastMonths(now: number, count: number): string[] {
   return Array.from({ length: count }, (_, i) => monthOf(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - (count - 1 - i), 1)));
 }
 
-async function calls(ports: Ports, customerId: string, environment: Environment, month: string, current: boolean): Promise<number> {
+async function calls(ports: Ports<DurableUsage>, customerId: string, environment: Environment, month: string, current: boolean): Promise<number> {
   const durable = await ports.accounts.getUsage(customerId, environment, month);
   // The live counter knows the calls not flushed yet; it may be unreachable (fail open).
   const live = current ? await ports.limiter.monthCount(customerId, environment, month).catch(() => 0) : 0;
@@ -22,7 +22,7 @@ async function calls(ports: Ports, customerId: string, environment: Environment,
  * The current month day by day, from its first day to today: the durable days, and today's
  * share of what the live counter has that is not flushed yet, so the days add up to the month.
  */
-async function daysOf(ports: Ports, customerId: string, month: string, now: number, totals: { live: number; test: number }) {
+async function daysOf(ports: Ports<DurableUsage>, customerId: string, month: string, now: number, totals: { live: number; test: number }) {
   const today = new Date(now).toISOString().slice(0, 10);
   const first = Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1);
   const dates = Array.from({ length: Number(today.slice(8, 10)) }, (_, i) => new Date(first + i * 86_400_000).toISOString().slice(0, 10));
@@ -46,7 +46,7 @@ export const dashboardUsageRoute = route({
     200: { description: '{tier, quota_per_month, overage, month, months: [{month, live, test}], days: [{date, live, test}] (this month to today)}' },
   },
   errors: ['unauthorized'],
-  async handler({ request, ports, now, config }) {
+  async handler({ request, ports, now, config }: WithAccounts<DashboardState & CustomersAndKeys & DurableUsage>) {
     const customer = await sessionCustomer(request, ports, now, config);
     const current = monthOf(now);
     const months = await Promise.all(

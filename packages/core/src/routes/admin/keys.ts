@@ -4,7 +4,8 @@ import { ApiError, invalidBody } from '../../errors/api-error.js';
 import { issueCustomerKey } from '../../gate/issue-key.js';
 import { readJsonCapped } from '../../http/body.js';
 import { json } from '../../http/json.js';
-import { route } from '../../http/route.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { CustomersAndKeys } from '../../ports/index.js';
 import { named } from '../../schemas/named.js';
 import { TIER_IDS, TIERS } from '../../tiers.js';
 import { EmailSchema } from '../../validation/email.js';
@@ -55,7 +56,7 @@ export const adminKeysRoute = route({
   body: { schema: AdminKeyRequestSchema, description: 'Customer and key to create.', maxBytes: 16 * 1024 },
   responses: { 201: { description: 'The new key: store it now, it is never shown again.', schema: AdminKeyResponseSchema } },
   errors: ['unauthorized', 'invalid_body', 'payload_too_large'],
-  async handler({ request, ports, now }) {
+  async handler({ request, ports, now }: WithAccounts<CustomersAndKeys>) {
     const body = await readJsonCapped(request, 16 * 1024, (reason) => invalidBody([{ path: '', message: reason }]));
     const parsed = v.safeParse(AdminKeyRequestSchema, body);
     if (!parsed.success) throw new ApiError('invalid_body', { details: detailsOf(parsed.issues) });

@@ -9,8 +9,8 @@ import { MAX_HELD_ID } from '../../catalogue/id-ranges.js';
 import { invalidBody } from '../../errors/api-error.js';
 import { admitBeacon, invalidBeaconToken } from '../../gate/beacon-gate.js';
 import { readJsonCapped } from '../../http/body.js';
-import { route } from '../../http/route.js';
-import type { SearchEvent } from '../../ports/index.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { CustomersAndKeys, SearchEvent, SearchEvents } from '../../ports/index.js';
 import { named } from '../../schemas/named.js';
 import { detailsOf } from '../../validation/issues.js';
 import { storableText } from '../../validation/storable.js';
@@ -98,7 +98,7 @@ export const beaconRoute = (kind: keyof typeof KINDS) =>
     body: { schema: KINDS[kind].schema, description: 'The event.', maxBytes: BEACON_MAX_BYTES },
     responses: { 202: { description: 'Event stored.', schema: AcceptedSchema } },
     errors: ['invalid_beacon_token', 'invalid_body', 'payload_too_large', 'rate_limited'],
-    async handler(ctx) {
+    async handler(ctx: WithAccounts<CustomersAndKeys & SearchEvents>) {
       const claims = await admitBeacon(ctx);
       const body = (await bodyOf(ctx.request, KINDS[kind].schema as v.GenericSchema)) as { search_id: string };
       if (body.search_id !== claims.searchId) throw invalidBeaconToken('the beacon token belongs to another search');

@@ -9,7 +9,8 @@ import { applyBillingEvent } from '../../billing/apply-event.js';
 import { ApiError } from '../../errors/api-error.js';
 import { readBodyCapped } from '../../http/body.js';
 import { json } from '../../http/json.js';
-import { route } from '../../http/route.js';
+import { route, type WithAccounts } from '../../http/route.js';
+import type { BillingState, MailOutbox } from '../../ports/index.js';
 
 export const WEBHOOK_MAX_BYTES = 64 * 1024;
 
@@ -94,7 +95,7 @@ export const stripeWebhookRoute = route({
   ],
   responses: { 200: { description: 'The event is verified and applied (or ignored, for a type without effects).', schema: ReceivedSchema } },
   errors: ['payload_too_large', 'invalid_signature', 'billing_unavailable'],
-  async handler({ request, ports, config, waitUntil }) {
+  async handler({ request, ports, config, waitUntil }: WithAccounts<BillingState & MailOutbox>) {
     const payload = await readBodyCapped(request, WEBHOOK_MAX_BYTES);
     if (!ports.billing || !config.secretKey) throw new ApiError('billing_unavailable', {}, { 'retry-after': '5' });
     const signature = request.headers.get('stripe-signature');

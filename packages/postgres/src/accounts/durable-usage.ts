@@ -1,17 +1,17 @@
 /**
- * Durable usage flushed from Redis's shared month counters (migration 0017, issue 27): any
+ * Durable usage (the DurableUsage slice of Accounts): the month's and the day's calls per
+ * customer and environment (migration 0012), and the flushes of Redis's shared month counters
+ * (migration 0017, issue 27): any
  * instance may flush any counter, a flush repeated after a crash adds nothing twice, and calls
  * made durable one by one (an instance stopping while Redis is down) are skipped by the flushes
  * of ranges that hold them. Each method is one transaction that first locks its generation's
  * usage_flushes row, so a flush and a direct write of one generation never interleave (each
  * statement after the lock sees what the other committed).
  */
-import { type Accounts, type Environment, usageDay } from '@catalogue/core';
+import { type DurableUsage, type Environment, usageDay } from '@catalogue/core';
 import type { Sql } from 'postgres';
 import type { QueryGuard } from '../backstops.js';
 import type { Queryable } from './rows.js';
-
-export type UsageFlushes = Pick<Accounts, 'flushUsage' | 'getUsageFlushed' | 'addUsageDirect'>;
 
 interface Generation {
   customerId: string;
@@ -33,10 +33,10 @@ async function lockGeneration(tx: Queryable, g: Generation): Promise<number> {
   return Number(row?.upto ?? 0);
 }
 
-/** Adds `delta` to the month and to the day of `at` (as Accounts.addUsage does). */
-async function addToMonth(tx: Queryable, g: Generation, delta: number, at: Date | undefined): Promise<void> {
+/** Adds `delta` to the month and to the day of `at`, in one statement (addUsage, and each flush). */
+function addToMonth(tx: Queryable, g: Pick<Generation, 'customerId' | 'environment' | 'month'>, delta: number, at: Date | undefined) {
   const day = usageDay(g.month, at?.getTime() ?? Date.now());
-  await tx`
+  return tx`
     WITH by_month AS (
       INSERT INTO usage_months (customer_id, environment, month, count)
       VALUES (${g.customerId}, ${g.environment}, ${g.month}, ${delta})
@@ -49,8 +49,34 @@ async function addToMonth(tx: Queryable, g: Generation, delta: number, at: Date 
     DO UPDATE SET count = usage_days.count + EXCLUDED.count`;
 }
 
-export function usageFlushes(sql: Sql, guard: QueryGuard): UsageFlushes {
+export function durableUsage(sql: Sql, guard: QueryGuard): DurableUsage {
   return {
+    async addUsage(customerId, environment, month, delta, at) {
+      // One statement: the month's count and the day's move together (migration 0012).
+      await guard.query(undefined, () => addToMonth(sql, { customerId, environment, month }, delta, at));
+    },
+
+    async getUsage(customerId, environment, month) {
+      const rows = await guard.query(
+        undefined,
+        () => sql<Array<{ count: string }>>`
+        SELECT count::text AS count FROM usage_months
+        WHERE customer_id = ${customerId} AND environment = ${environment} AND month = ${month}`,
+      );
+      return rows[0] ? Number(rows[0].count) : 0;
+    },
+
+    async getDailyUsage(customerId, environment, month) {
+      const rows = await guard.query(
+        undefined,
+        () => sql<Array<{ day: string; count: string }>>`
+        SELECT to_char(day, 'YYYY-MM-DD') AS day, count::text AS count FROM usage_days
+        WHERE customer_id = ${customerId} AND environment = ${environment} AND month = ${month} AND count > 0
+        ORDER BY day`,
+      );
+      return rows.map((row) => ({ day: row.day, count: Number(row.count) }));
+    },
+
     flushUsage(flush) {
       return guard.run(undefined, () =>
         sql.begin(async (tx) => {
