@@ -44,7 +44,8 @@ export interface RunningHost {
   stop(): Promise<number | null>;
 }
 
-export async function startHost(runtime: Runtime, extraEnv: Record<string, string> = {}): Promise<RunningHost> {
+/** `root`: the checkout whose host runs (default this one; a bench's BENCH_BASELINE_ROOT, with its own npm ci). */
+export async function startHost(runtime: Runtime, extraEnv: Record<string, string> = {}, root = ROOT): Promise<RunningHost> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `catalogue-${runtime}-`));
   const env: Record<string, string | undefined> = {
@@ -70,7 +71,7 @@ export async function startHost(runtime: Runtime, extraEnv: Record<string, strin
   ])
     delete env[name];
   const [command, args] = commandFor(runtime);
-  const child: ChildProcess = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
