@@ -85,6 +85,7 @@ async function measureHost(runtime: Runtime, logLevel: 'info' | 'warn', path: st
 }
 
 async function main(): Promise<void> {
+  const table = resultFile('http');
   const masterId = demoMaster();
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const rounds: Row[][] = [];
@@ -134,7 +135,6 @@ async function main(): Promise<void> {
     const bottoms = of(runtime, b);
     return Number(median(tops.map((top, i) => top / (bottoms[i] as number))).toFixed(2));
   };
-  const table = resultFile('http');
   table.log(
     `GET /api/v1/masters/{id}, authenticated, memory ports — ${CONNECTIONS} connections, ${SECONDS}s per target, ${ROUNDS} round(s): medians of rounds, ratios round by round`,
   );
