@@ -1391,7 +1391,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "request_timeout",
-                 *       "message": "The request failed: request timeout.",
+                 *       "message": "the request did not arrive in time",
                  *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                  *     }
                  */
@@ -1421,7 +1421,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "headers_too_large",
-                 *       "message": "The request failed: headers too large.",
+                 *       "message": "request line and headers over the server’s limit",
                  *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                  *     }
                  */
@@ -1574,7 +1574,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -1605,7 +1605,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -1633,7 +1633,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -1665,7 +1665,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -1692,7 +1692,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -1749,7 +1749,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -1771,7 +1771,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -2014,7 +2014,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -2045,7 +2045,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -2073,7 +2073,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -2105,7 +2105,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -2132,7 +2132,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2189,7 +2189,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2211,7 +2211,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -2479,7 +2479,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -2509,7 +2509,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2533,7 +2533,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2558,7 +2558,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -2586,7 +2586,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -2618,7 +2618,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -2645,7 +2645,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2670,7 +2670,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2694,7 +2694,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2751,7 +2751,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2773,7 +2773,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -3095,7 +3095,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -3125,7 +3125,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3149,7 +3149,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3174,7 +3174,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -3202,7 +3202,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -3234,7 +3234,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -3261,7 +3261,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3286,7 +3286,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3310,7 +3310,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3367,7 +3367,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3389,7 +3389,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -3726,7 +3726,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -3756,7 +3756,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3780,7 +3780,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3805,7 +3805,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -3833,7 +3833,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -3865,7 +3865,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -3892,7 +3892,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3917,7 +3917,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3941,7 +3941,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3998,7 +3998,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4020,7 +4020,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -4337,7 +4337,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -4367,7 +4367,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4391,7 +4391,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4416,7 +4416,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -4444,7 +4444,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -4476,7 +4476,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -4503,7 +4503,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4528,7 +4528,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4552,7 +4552,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4609,7 +4609,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4631,7 +4631,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -4953,7 +4953,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -4983,7 +4983,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5007,7 +5007,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5032,7 +5032,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -5060,7 +5060,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -5092,7 +5092,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -5119,7 +5119,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5144,7 +5144,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5168,7 +5168,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5225,7 +5225,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5247,7 +5247,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -5566,7 +5566,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -5596,7 +5596,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5620,7 +5620,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5644,7 +5644,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5669,7 +5669,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -5697,7 +5697,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -5729,7 +5729,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -5756,7 +5756,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5781,7 +5781,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5805,7 +5805,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5862,7 +5862,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5884,7 +5884,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -6274,7 +6274,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -6304,7 +6304,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6328,7 +6328,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6352,7 +6352,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6377,7 +6377,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -6405,7 +6405,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -6437,7 +6437,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -6464,7 +6464,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6489,7 +6489,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6513,7 +6513,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6576,7 +6576,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6598,7 +6598,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -7061,7 +7061,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -7091,7 +7091,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7115,7 +7115,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7139,7 +7139,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7164,7 +7164,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -7192,7 +7192,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -7224,7 +7224,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -7251,7 +7251,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7276,7 +7276,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7300,7 +7300,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7363,7 +7363,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7385,7 +7385,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -7769,7 +7769,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -7799,7 +7799,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7823,7 +7823,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7847,7 +7847,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7872,7 +7872,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -7900,7 +7900,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -7932,7 +7932,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -7959,7 +7959,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7984,7 +7984,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8008,7 +8008,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8071,7 +8071,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8093,7 +8093,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -8442,7 +8442,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -8472,7 +8472,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8496,7 +8496,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8520,7 +8520,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8545,7 +8545,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -8573,7 +8573,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -8605,7 +8605,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -8632,7 +8632,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8657,7 +8657,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8681,7 +8681,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8744,7 +8744,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8766,7 +8766,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -9229,7 +9229,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -9259,7 +9259,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9283,7 +9283,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9307,7 +9307,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9332,7 +9332,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -9360,7 +9360,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -9392,7 +9392,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -9419,7 +9419,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9444,7 +9444,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9468,7 +9468,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9531,7 +9531,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9553,7 +9553,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -9876,7 +9876,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -9906,7 +9906,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9930,7 +9930,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9955,7 +9955,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -9983,7 +9983,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -10015,7 +10015,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -10042,7 +10042,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10067,7 +10067,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10091,7 +10091,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10148,7 +10148,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10170,7 +10170,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -10531,7 +10531,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_master_id",
-                     *       "message": "The request failed: invalid master id.",
+                     *       "message": "A master id is a positive integer of at most 2,000,000,000, written without leading zeros.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -10561,7 +10561,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10585,7 +10585,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10609,7 +10609,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "master_not_found",
-                     *       "message": "The request failed: master not found.",
+                     *       "message": "no master with id 999",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "master_id": 999
                      *     }
@@ -10635,7 +10635,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -10663,7 +10663,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "gone",
-                     *       "message": "The request failed: gone.",
+                     *       "message": "GET /api/v1/masters/{id} was retired at the v1 sunset (2026-09-01T00:00:00.000Z).",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
                      *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
@@ -10689,7 +10689,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -10721,7 +10721,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -10748,7 +10748,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10773,7 +10773,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10797,7 +10797,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10860,7 +10860,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -10882,7 +10882,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -11209,7 +11209,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_batch_size",
-                     *       "message": "The request failed: invalid batch size.",
+                     *       "message": "The batch body must be JSON with a non-empty ids array within your tier’s batch limit.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_ids": 100
                      *     }
@@ -11234,7 +11234,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11258,7 +11258,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11283,7 +11283,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -11311,7 +11311,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "gone",
-                     *       "message": "The request failed: gone.",
+                     *       "message": "GET /api/v1/masters/{id} was retired at the v1 sunset (2026-09-01T00:00:00.000Z).",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
                      *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
@@ -11337,7 +11337,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -11363,7 +11363,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "unsupported_media_type",
-                     *       "message": "The request failed: unsupported media type.",
+                     *       "message": "send the body as application/json",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -11399,7 +11399,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -11426,7 +11426,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11451,7 +11451,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11475,7 +11475,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11532,7 +11532,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11554,7 +11554,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -11690,7 +11690,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_master_id",
-                     *       "message": "The request failed: invalid master id.",
+                     *       "message": "A master id is a positive integer of at most 2,000,000,000, written without leading zeros.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -11720,7 +11720,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11744,7 +11744,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11768,7 +11768,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "master_not_found",
-                     *       "message": "The request failed: master not found.",
+                     *       "message": "no master with id 999",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "master_id": 999
                      *     }
@@ -11794,7 +11794,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -11822,7 +11822,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "gone",
-                     *       "message": "The request failed: gone.",
+                     *       "message": "GET /api/v1/masters/{id} was retired at the v1 sunset (2026-09-01T00:00:00.000Z).",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
                      *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
@@ -11848,7 +11848,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -11880,7 +11880,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -11907,7 +11907,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11932,7 +11932,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -11956,7 +11956,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -12019,7 +12019,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -12041,7 +12041,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -12356,7 +12356,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -12386,7 +12386,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -12410,7 +12410,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -12434,7 +12434,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -12459,7 +12459,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -12487,7 +12487,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "gone",
-                     *       "message": "The request failed: gone.",
+                     *       "message": "GET /api/v1/masters/{id} was retired at the v1 sunset (2026-09-01T00:00:00.000Z).",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
                      *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
@@ -12513,7 +12513,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -12545,7 +12545,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -12572,7 +12572,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -12597,7 +12597,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -12621,7 +12621,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -12678,7 +12678,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -12700,7 +12700,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -13016,7 +13016,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -13046,7 +13046,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13070,7 +13070,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13095,7 +13095,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -13123,7 +13123,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "gone",
-                     *       "message": "The request failed: gone.",
+                     *       "message": "GET /api/v1/masters/{id} was retired at the v1 sunset (2026-09-01T00:00:00.000Z).",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
                      *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
@@ -13149,7 +13149,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -13181,7 +13181,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -13208,7 +13208,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13233,7 +13233,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13257,7 +13257,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13314,7 +13314,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13336,7 +13336,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -13678,7 +13678,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -13708,7 +13708,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13732,7 +13732,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13756,7 +13756,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13781,7 +13781,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -13809,7 +13809,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "gone",
-                     *       "message": "The request failed: gone.",
+                     *       "message": "GET /api/v1/masters/{id} was retired at the v1 sunset (2026-09-01T00:00:00.000Z).",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "where": "the discography facet of GET /api/v2/artist/{cluster_id}",
                      *       "successor": "https://catalogue.example.org/api/v2/resolve?discogs=master/113"
@@ -13835,7 +13835,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -13867,7 +13867,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -13894,7 +13894,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13919,7 +13919,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -13943,7 +13943,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14006,7 +14006,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14028,7 +14028,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -14301,7 +14301,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -14328,7 +14328,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14349,7 +14349,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14370,7 +14370,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "master_not_found",
-                     *       "message": "The request failed: master not found.",
+                     *       "message": "no master with id 999",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "master_id": 999
                      *     }
@@ -14393,7 +14393,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -14418,7 +14418,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -14447,7 +14447,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -14471,7 +14471,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14493,7 +14493,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14514,7 +14514,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14571,7 +14571,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14593,7 +14593,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -14802,7 +14802,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_master_id",
-                     *       "message": "The request failed: invalid master id.",
+                     *       "message": "A master id is a positive integer of at most 2,000,000,000, written without leading zeros.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -14829,7 +14829,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14850,7 +14850,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14871,7 +14871,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "master_not_found",
-                     *       "message": "The request failed: master not found.",
+                     *       "message": "no master with id 999",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "master_id": 999
                      *     }
@@ -14894,7 +14894,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -14919,7 +14919,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -14948,7 +14948,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -14972,7 +14972,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -14994,7 +14994,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -15015,7 +15015,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -15078,7 +15078,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -15100,7 +15100,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -15321,7 +15321,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_body",
-                     *       "message": "The request failed: invalid body.",
+                     *       "message": "The request body is malformed; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -15351,7 +15351,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_beacon_token",
-                     *       "message": "The request failed: invalid beacon token.",
+                     *       "message": "the beacon token is not valid or has expired",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -15376,7 +15376,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -15404,7 +15404,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -15430,7 +15430,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "unsupported_media_type",
-                     *       "message": "The request failed: unsupported media type.",
+                     *       "message": "send the body as application/json",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -15466,7 +15466,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -15493,7 +15493,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -15550,7 +15550,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -15572,7 +15572,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -15655,7 +15655,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_body",
-                     *       "message": "The request failed: invalid body.",
+                     *       "message": "The request body is malformed; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -15685,7 +15685,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_beacon_token",
-                     *       "message": "The request failed: invalid beacon token.",
+                     *       "message": "the beacon token is not valid or has expired",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -15710,7 +15710,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -15738,7 +15738,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -15764,7 +15764,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "unsupported_media_type",
-                     *       "message": "The request failed: unsupported media type.",
+                     *       "message": "send the body as application/json",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -15800,7 +15800,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -15827,7 +15827,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -15884,7 +15884,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -15906,7 +15906,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -15977,7 +15977,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -16004,7 +16004,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16025,7 +16025,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16047,7 +16047,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -16072,7 +16072,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -16096,7 +16096,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16118,7 +16118,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16139,7 +16139,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16196,7 +16196,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16218,7 +16218,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -16397,7 +16397,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_body",
-                     *       "message": "The request failed: invalid body.",
+                     *       "message": "The request body is malformed; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -16424,7 +16424,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "unauthorized",
-                     *       "message": "The request failed: unauthorized.",
+                     *       "message": "sign in to the dashboard first",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16446,7 +16446,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -16471,7 +16471,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -16494,7 +16494,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "unsupported_media_type",
-                     *       "message": "The request failed: unsupported media type.",
+                     *       "message": "send the body as application/json",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -16522,7 +16522,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16544,7 +16544,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16565,7 +16565,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16622,7 +16622,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16644,7 +16644,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -16741,7 +16741,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_signature",
-                     *       "message": "The request failed: invalid signature.",
+                     *       "message": "the Stripe-Signature header does not match the body",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16763,7 +16763,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -16788,7 +16788,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -16812,7 +16812,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16834,7 +16834,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "billing_unavailable",
-                     *       "message": "The request failed: billing unavailable.",
+                     *       "message": "Stripe is not configured on this server",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16891,7 +16891,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -16913,7 +16913,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -16968,7 +16968,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -16996,7 +16996,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -17021,7 +17021,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -17045,7 +17045,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -17102,7 +17102,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -17124,7 +17124,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -17246,7 +17246,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -17274,7 +17274,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -17299,7 +17299,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -17323,7 +17323,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -17345,7 +17345,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_ready",
-                     *       "message": "The request failed: not ready.",
+                     *       "message": "not ready: database",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -17402,7 +17402,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -17424,7 +17424,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }

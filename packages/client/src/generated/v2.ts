@@ -1012,7 +1012,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "request_timeout",
-                 *       "message": "The request failed: request timeout.",
+                 *       "message": "the request did not arrive in time",
                  *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                  *     }
                  */
@@ -1042,7 +1042,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "headers_too_large",
-                 *       "message": "The request failed: headers too large.",
+                 *       "message": "request line and headers over the server’s limit",
                  *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                  *     }
                  */
@@ -1165,7 +1165,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -1193,7 +1193,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -1218,7 +1218,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -1247,7 +1247,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -1271,7 +1271,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -1328,7 +1328,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -1350,7 +1350,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -1537,7 +1537,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -1565,7 +1565,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -1590,7 +1590,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -1619,7 +1619,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -1643,7 +1643,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -1700,7 +1700,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -1722,7 +1722,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -1937,7 +1937,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -1964,7 +1964,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -1985,7 +1985,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2007,7 +2007,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -2032,7 +2032,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -2061,7 +2061,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -2085,7 +2085,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2107,7 +2107,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2128,7 +2128,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2185,7 +2185,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2207,7 +2207,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -2464,7 +2464,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -2491,7 +2491,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2512,7 +2512,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2534,7 +2534,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -2559,7 +2559,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -2588,7 +2588,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -2612,7 +2612,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2634,7 +2634,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2655,7 +2655,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2712,7 +2712,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -2734,7 +2734,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -3003,7 +3003,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -3030,7 +3030,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3051,7 +3051,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3073,7 +3073,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -3098,7 +3098,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -3127,7 +3127,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -3151,7 +3151,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3173,7 +3173,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3194,7 +3194,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3251,7 +3251,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3273,7 +3273,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -3522,7 +3522,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -3549,7 +3549,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3570,7 +3570,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3592,7 +3592,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -3617,7 +3617,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -3646,7 +3646,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -3670,7 +3670,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3692,7 +3692,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3713,7 +3713,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3770,7 +3770,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -3792,7 +3792,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -4046,7 +4046,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -4073,7 +4073,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4094,7 +4094,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4116,7 +4116,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -4141,7 +4141,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -4170,7 +4170,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -4194,7 +4194,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4216,7 +4216,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4237,7 +4237,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4294,7 +4294,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4316,7 +4316,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -4567,7 +4567,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -4594,7 +4594,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4615,7 +4615,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4636,7 +4636,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4658,7 +4658,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -4683,7 +4683,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -4712,7 +4712,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -4736,7 +4736,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4758,7 +4758,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4779,7 +4779,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4836,7 +4836,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -4858,7 +4858,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -5177,7 +5177,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -5204,7 +5204,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5225,7 +5225,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5246,7 +5246,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5268,7 +5268,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -5293,7 +5293,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -5322,7 +5322,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -5346,7 +5346,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5368,7 +5368,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5389,7 +5389,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5452,7 +5452,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5474,7 +5474,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -5866,7 +5866,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -5893,7 +5893,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5914,7 +5914,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5935,7 +5935,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -5957,7 +5957,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -5982,7 +5982,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -6011,7 +6011,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -6035,7 +6035,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6057,7 +6057,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6078,7 +6078,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6141,7 +6141,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6163,7 +6163,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -6476,7 +6476,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -6503,7 +6503,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6524,7 +6524,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6545,7 +6545,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6567,7 +6567,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -6592,7 +6592,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -6621,7 +6621,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -6645,7 +6645,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6667,7 +6667,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6688,7 +6688,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6751,7 +6751,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -6773,7 +6773,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -7051,7 +7051,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -7078,7 +7078,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7099,7 +7099,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7120,7 +7120,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7142,7 +7142,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -7167,7 +7167,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -7196,7 +7196,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -7220,7 +7220,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7242,7 +7242,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7263,7 +7263,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7326,7 +7326,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7348,7 +7348,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -7812,7 +7812,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -7839,7 +7839,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7860,7 +7860,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7881,7 +7881,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "The request failed: not found.",
+                     *       "message": "artist not found",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -7903,7 +7903,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -7928,7 +7928,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -7957,7 +7957,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -7981,7 +7981,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8003,7 +8003,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8024,7 +8024,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8087,7 +8087,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8109,7 +8109,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -8390,7 +8390,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -8417,7 +8417,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "missing_api_key",
-                     *       "message": "The request failed: missing api key.",
+                     *       "message": "send your key in the X-API-Key header",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8438,7 +8438,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payment_required",
-                     *       "message": "The request failed: payment required.",
+                     *       "message": "the account has an unpaid invoice; pay it to restore access",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8460,7 +8460,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -8485,7 +8485,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -8514,7 +8514,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -8538,7 +8538,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8560,7 +8560,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "pool_exhausted",
-                     *       "message": "The request failed: pool exhausted.",
+                     *       "message": "The service is at capacity; retry after 5 seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8581,7 +8581,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "request_aborted",
-                     *       "message": "The request failed: request aborted.",
+                     *       "message": "The request ran out of time or the client went away.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8638,7 +8638,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8660,7 +8660,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -8870,7 +8870,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_body",
-                     *       "message": "The request failed: invalid body.",
+                     *       "message": "The request body is malformed; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -8897,7 +8897,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_beacon_token",
-                     *       "message": "The request failed: invalid beacon token.",
+                     *       "message": "the beacon token is not valid or has expired",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -8919,7 +8919,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -8944,7 +8944,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -8967,7 +8967,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "unsupported_media_type",
-                     *       "message": "The request failed: unsupported media type.",
+                     *       "message": "send the body as application/json",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -9000,7 +9000,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -9024,7 +9024,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9081,7 +9081,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9103,7 +9103,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -9167,7 +9167,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_body",
-                     *       "message": "The request failed: invalid body.",
+                     *       "message": "The request body is malformed; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -9194,7 +9194,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_beacon_token",
-                     *       "message": "The request failed: invalid beacon token.",
+                     *       "message": "the beacon token is not valid or has expired",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9216,7 +9216,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -9241,7 +9241,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -9264,7 +9264,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "unsupported_media_type",
-                     *       "message": "The request failed: unsupported media type.",
+                     *       "message": "send the body as application/json",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -9297,7 +9297,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "rate_limited",
-                     *       "message": "The request failed: rate limited.",
+                     *       "message": "A rate limit was exceeded; retry after retry_after_seconds.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "retry_after_seconds": 12,
                      *       "reason": "burst"
@@ -9321,7 +9321,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9378,7 +9378,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9400,7 +9400,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -9455,7 +9455,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -9483,7 +9483,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -9508,7 +9508,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -9532,7 +9532,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9589,7 +9589,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9611,7 +9611,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -9733,7 +9733,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_query",
-                     *       "message": "The request failed: invalid query.",
+                     *       "message": "A query parameter is unknown or has an invalid value; see details.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "details": [
                      *         {
@@ -9761,7 +9761,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "method_not_allowed",
-                     *       "message": "The request failed: method not allowed.",
+                     *       "message": "This path does not accept this method; see allow.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "allow": [
                      *         "GET"
@@ -9786,7 +9786,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
@@ -9810,7 +9810,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "internal",
-                     *       "message": "The request failed: internal.",
+                     *       "message": "An unexpected error; cite request_id to support.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9832,7 +9832,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_ready",
-                     *       "message": "The request failed: not ready.",
+                     *       "message": "not ready: database",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9889,7 +9889,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "bad_request",
-                     *       "message": "The request failed: bad request.",
+                     *       "message": "malformed HTTP request",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C"
                      *     }
                      */
@@ -9911,7 +9911,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "payload_too_large",
-                     *       "message": "The request failed: payload too large.",
+                     *       "message": "The request body is too large; see max_bytes.",
                      *       "request_id": "01JD3Q9V5TQ8R0Z6W4N2M7XK1C",
                      *       "max_bytes": 32768
                      *     }
